@@ -1,0 +1,45 @@
+# csdump: CoreSight trace out of a kernel crash dump.
+#
+# The build is split by concern; each mk/*.mk fragment adds its own targets and
+# appends the names of its test targets to CHECKS.
+#   mk/config.mk   toolchain, flags, directories, the dependency script
+#   mk/host.mk     libcsdump, the csdump CLI, unit tests, install
+#   mk/kernel.mk   the arm64 kernel with the patch series, KUnit
+#   mk/e2e.mk      QEMU end-to-end crash scenarios, make demo
+#   mk/encoder.mk  the ETMv4 trace encoder (tests and benchmarks only)
+#   mk/fuzz.mk     libFuzzer targets
+# `make check` runs every test and ends with one "N passed, N failed" line.
+
+.DEFAULT_GOAL := all
+CHECKS :=
+
+include mk/config.mk
+include $(sort $(filter-out mk/config.mk,$(wildcard mk/*.mk)))
+
+.PHONY: all check deps clean distclean help
+
+# Run each check target even if one fails, then summarise.
+check:
+	@rm -rf $(RESULTS)
+	@$(MAKE) --no-print-directory -k $(CHECKS) || true
+	@tests/summary.sh $(RESULTS)
+
+deps:
+	@scripts/install-deps.sh
+
+clean:
+	rm -rf $(BUILD)/host $(BUILD)/results $(BUILD)/logs
+
+distclean:
+	rm -rf $(BUILD)
+
+help:
+	@echo "make            build csdump (host tool and library)"
+	@echo "make check      run every test (what CI runs)"
+	@echo "make demo       crash a QEMU guest and show its last moments"
+	@echo "make install    install csdump and its man page (PREFIX, DESTDIR)"
+	@echo "make kernel     build the arm64 kernel with the patch series"
+	@echo "make kunit      run the KUnit suite of the series in QEMU"
+	@echo "make e2e        QEMU end-to-end crash scenarios"
+	@echo "make fuzz       run each fuzz target (FUZZ_SECONDS, default 60)"
+	@echo "make bench      decoding throughput against its peers"

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * csdump: the in-memory model of one trace capture.
+ *
+ * Every input (a vmcore's registry, an OpenCSD snapshot directory, a directory
+ * written by `csdump extract`) is turned into a struct csd_dump; every output
+ * (raw files, perf.data, snapshot, the decoder) is made from one.
+ */
+#ifndef CSD_DUMP_H
+#define CSD_DUMP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define CSD_NAME_MAX 32
+
+/* Record flags: the values of the kernel ABI (docs/record-abi.md). */
+#define CSD_F_SAVED	(1u << 0)
+#define CSD_F_WRAPPED	(1u << 1)
+#define CSD_F_FORMATTED	(1u << 2)
+#define CSD_F_IN_PLACE	(1u << 3)
+
+/* ETMv4 decode metadata, in the order of perf's per-CPU block. */
+struct csd_etm {
+	uint64_t cpu;
+	uint64_t trcconfigr;
+	uint64_t trctraceidr;
+	uint64_t trcidr0;
+	uint64_t trcidr1;
+	uint64_t trcidr2;
+	uint64_t trcidr8;
+	uint64_t trcauthstatus;
+};
+
+/* One sink's trace, in trace order (circular buffers already unrolled). */
+struct csd_sink {
+	char name[CSD_NAME_MAX];
+	uint8_t *data;
+	size_t len;
+	uint32_t flags;		/* CSD_F_* */
+};
+
+/* One piece of the traced program's memory (a snapshot dump, an ELF segment). */
+struct csd_seg {
+	uint64_t vaddr;
+	uint8_t *data;
+	size_t len;
+	char name[64];		/* where it came from, for messages */
+};
+
+struct csd_dump {
+	struct csd_sink *sinks;
+	size_t n_sinks;
+	struct csd_etm *etms;
+	size_t n_etms;
+	struct csd_seg *segs;	/* program image; may be empty */
+	size_t n_segs;
+	uint64_t kernel_text;	/* runtime address of _text, 0 if unknown */
+	uint64_t kaslr_offset;	/* KERNELOFFSET from VMCOREINFO, 0 if none */
+};
+
+void csd_dump_free(struct csd_dump *d);
+
+#endif
