@@ -11,7 +11,7 @@ PKGS=(
 	# host build
 	build-essential pkg-config
 	libkdumpfile-dev libelf-dev libdw-dev zlib1g-dev
-	libopencsd-dev libopencsd-bin libcapstone-dev
+	libopencsd-dev libopencsd-bin libopencsd-doc libcapstone-dev
 	# tests, sanitizers, fuzzing
 	clang libclang-rt-14-dev valgrind python3
 	linux-perf

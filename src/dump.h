@@ -61,4 +61,23 @@ struct csd_dump {
 
 void csd_dump_free(struct csd_dump *d);
 
+/*
+ * Builders.  Each appends a copy of the descriptor; ownership of @data passes
+ * to the dump (also on failure, where it is freed).  NULL means out of memory.
+ */
+struct csd_sink *csd_dump_add_sink(struct csd_dump *d, const char *name,
+				   uint8_t *data, size_t len, uint32_t flags);
+struct csd_etm *csd_dump_add_etm(struct csd_dump *d, const struct csd_etm *etm);
+struct csd_seg *csd_dump_add_seg(struct csd_dump *d, const char *name,
+				 uint64_t vaddr, uint8_t *data, size_t len);
+
+/* The trace ID of an ETMv4 (TRCTRACEIDR.TRACEID, bits [6:0]). */
+static inline uint8_t csd_etm_trace_id(const struct csd_etm *etm)
+{
+	return (uint8_t)(etm->trctraceidr & 0x7f);
+}
+
+/* The ETM with trace ID @id, or NULL. */
+const struct csd_etm *csd_dump_etm_by_trace_id(const struct csd_dump *d, uint8_t id);
+
 #endif

@@ -1,0 +1,69 @@
+# Host side: libcsdump, the csdump CLI, their unit tests, install.
+#
+# Two builds of the same sources: $(HOST) (the product, CFLAGS) and
+# $(HOST_SAN) (ASan + UBSan, for the tests).  The library is every src/*.c
+# except the CLI (src/cli*.c, src/main.c), the crash extension (src/crash*.c)
+# and benchmarks (src/bench*.c), so a new module is picked up by adding it.
+
+HOST     := $(BUILD)/host
+HOST_SAN := $(BUILD)/host-san
+
+HOST_PKGS    := libkdumpfile libelf libdw zlib
+HOST_CPPFLAGS = $(shell pkg-config --cflags $(HOST_PKGS) 2>/dev/null) -Isrc
+HOST_LDLIBS   = $(shell pkg-config --libs $(HOST_PKGS) 2>/dev/null) \
+		-lopencsd_c_api -lopencsd -lcapstone
+
+LIB_SRCS  := $(filter-out src/cli%.c src/main.c src/crash%.c src/bench%.c,$(wildcard src/*.c))
+CLI_SRCS  := $(wildcard src/cli*.c src/main.c)
+# tests/unit: test_*.c are test programs; the other .c files are helpers
+# linked into each of them (e.g. the vmcore generator).
+UNIT_HELPERS := $(filter-out tests/unit/test_%.c,$(wildcard tests/unit/*.c))
+UNIT_TESTS   := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
+
+# $(call host_variant,DIR,EXTRA_FLAGS): rules for one build of the library,
+# the CLI and the unit test programs under DIR.
+define host_variant
+$(1)/obj/%.o: src/%.c $(DEPS_STAMP)
+	@mkdir -p $$(@D)
+	$$(CC) $$(CSTD) $$(WARN) $$(CFLAGS) $(2) $$(HOST_CPPFLAGS) -MMD -MP -c -o $$@ $$<
+
+$(1)/obj/tests/%.o: tests/unit/%.c $(DEPS_STAMP)
+	@mkdir -p $$(@D)
+	$$(CC) $$(CSTD) $$(WARN) $$(CFLAGS) $(2) $$(HOST_CPPFLAGS) -Itests/unit -MMD -MP -c -o $$@ $$<
+
+$(1)/libcsdump.a: $(patsubst src/%.c,$(1)/obj/%.o,$(LIB_SRCS))
+	@rm -f $$@
+	$$(AR) rcs $$@ $$^
+
+$(1)/csdump: $(patsubst src/%.c,$(1)/obj/%.o,$(CLI_SRCS)) $(1)/libcsdump.a
+	$$(CC) $$(CFLAGS) $(2) $$(LDFLAGS) -o $$@ $$^ $$(HOST_LDLIBS)
+
+$(1)/tests/%: $(1)/obj/tests/%.o $(patsubst tests/unit/%.c,$(1)/obj/tests/%.o,$(UNIT_HELPERS)) $(1)/libcsdump.a
+	@mkdir -p $$(@D)
+	$$(CC) $$(CFLAGS) $(2) $$(LDFLAGS) -o $$@ $$^ $$(HOST_LDLIBS)
+
+-include $$(wildcard $(1)/obj/*.d $(1)/obj/tests/*.d)
+endef
+
+$(eval $(call host_variant,$(HOST),))
+$(eval $(call host_variant,$(HOST_SAN),$(SAN_FLAGS)))
+
+.PHONY: host host-san host-tests
+all: host
+host: $(HOST)/libcsdump.a $(HOST)/csdump
+host-san: $(HOST_SAN)/libcsdump.a $(HOST_SAN)/csdump
+host-tests: $(addprefix $(HOST)/tests/,$(UNIT_TESTS)) $(addprefix $(HOST_SAN)/tests/,$(UNIT_TESTS))
+
+# Sanitizer runtime options for every test run under $(HOST_SAN).
+SAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1
+
+.PHONY: install
+install: $(HOST)/csdump
+	install -D -m 0755 $(HOST)/csdump $(DESTDIR)$(PREFIX)/bin/csdump
+	install -D -m 0644 man/csdump.1 $(DESTDIR)$(PREFIX)/share/man/man1/csdump.1
+
+# --- tests -------------------------------------------------------------------
+.PHONY: check-unit-snapshot
+check-unit-snapshot: $(HOST_SAN)/tests/test_snapshot
+	@$(HARNESS) unit-snapshot env $(SAN_ENV) $< $(SHARED)/traces
+CHECKS += check-unit-snapshot
