@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * csdump decode / csdump snapshot: parse arguments, load the input, call the
+ * library.  Nothing here knows how trace is decoded or written.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cli_decode.h"
+#include "decode.h"
+#include "decode_out.h"
+#include "diag.h"
+#include "dump.h"
+#include "image.h"
+#include "snapshot.h"
+#include "symbols.h"
+
+
+static const char decode_usage[] =
+	"usage: csdump decode INPUT [--vmlinux FILE] [--lines] [--cpu N] [--last N]\n"
+	"                            [--format text|jsonl]\n"
+	"  INPUT    a vmcore, a directory written by `csdump extract`, or an OpenCSD\n"
+	"           snapshot directory\n"
+	"  --vmlinux FILE  symbols (and, for a vmcore, the program image) from FILE\n"
+	"  --lines         add source file:line (needs DWARF in --vmlinux)\n"
+	"  --cpu N         decode CPU N only\n"
+	"  --last N        text: the last N entries per CPU (default 20, 0 = all)\n"
+	"  --format F      text (default) or jsonl: one JSON object per range and\n"
+	"                  event, in trace order; addresses are hex strings, end is\n"
+	"                  exclusive\n";
+
+static const char snapshot_usage[] =
+	"usage: csdump snapshot INPUT -o DIR [--vmlinux FILE]\n"
+	"  writes an OpenCSD snapshot directory that trc_pkt_lister decodes; with\n"
+	"  --vmlinux and an input without memory dumps, vmlinux's code is written\n"
+	"  as the memory dumps\n";
+
+static bool parse_num(const char *s, long max, long *out)
+{
+	char *end;
+	long v;
+
+	v = strtol(s, &end, 0);
+	if (!*s || *end || v < 0 || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+/* ---- progress on stderr, only for a terminal and a decode that lasts ---- */
+
+struct progress {
+	struct timespec t0;
+	double last_shown;
+	bool shown;
+};
+
+static double since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static void progress_show(void *p, uint64_t done, uint64_t total)
+{
+	struct progress *pr = p;
+	double t = since(&pr->t0);
+
+	if (t < 0.5 || t - pr->last_shown < 0.1 || !total)
+		return;
+	pr->last_shown = t;
+	pr->shown = true;
+	fprintf(stderr, "\rcsdump: decoding %3u%% (%.1f of %.1f MiB)",
+		(unsigned int)(done * 100 / total), (double)done / 1048576.0,
+		(double)total / 1048576.0);
+}
+
+static void progress_end(struct progress *pr)
+{
+	if (pr->shown)
+		fprintf(stderr, "\r%60s\r", "");
+}
+
+/* ---- decode ------------------------------------------------------------- */
+
+struct decode_args {
+	const char *input;
+	const char *vmlinux;
+	bool lines;
+	long cpu;
+	long last;
+	enum csd_out_format fmt;
+};
+
+static int decode_parse(int argc, char **argv, struct decode_args *a)
+{
+	static const struct option opts[] = {
+		{ "vmlinux", required_argument, NULL, 'k' },
+		{ "lines", no_argument, NULL, 'L' },
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "last", required_argument, NULL, 'n' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(a, 0, sizeof(*a));
+	a->cpu = -1;
+	a->last = 20;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "k:Lc:n:f:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'k':
+			a->vmlinux = optarg;
+			break;
+		case 'L':
+			a->lines = true;
+			break;
+		case 'c':
+			if (!parse_num(optarg, 4095, &a->cpu))
+				goto bad;
+			break;
+		case 'n':
+			if (!parse_num(optarg, 100000000, &a->last))
+				goto bad;
+			break;
+		case 'f':
+			if (!strcmp(optarg, "text"))
+				a->fmt = CSD_OUT_TEXT;
+			else if (!strcmp(optarg, "jsonl"))
+				a->fmt = CSD_OUT_JSONL;
+			else
+				goto bad;
+			break;
+		case 'h':
+			fputs(decode_usage, stdout);
+			return 0;
+		default:
+			goto usage;
+		}
+	}
+	if (optind != argc - 1)
+		goto usage;
+	a->input = argv[optind];
+	if (a->lines && !a->vmlinux) {
+		fprintf(stderr, "csdump decode: --lines needs --vmlinux\n");
+		return CSD_EXIT_USAGE;
+	}
+	return -1;
+bad:
+	fprintf(stderr, "csdump decode: bad value '%s'\n", optarg);
+usage:
+	fputs(decode_usage, stderr);
+	return CSD_EXIT_USAGE;
+}
+
+/* A snapshot directory, an extract directory or a vmcore into @d. */
+static enum csd_err input_load(const char *input, struct csd_dump *d)
+{
+	if (csd_snapshot_is_dir(input))
+		return csd_snapshot_read(input, d);
+	csd_error("%s: not an OpenCSD snapshot directory (snapshot.ini)", input);
+	return CSD_ERR_USAGE;
+}
+
+/* Input + (for an input without memory) vmlinux's code; 0 or an exit code. */
+static int load(const char *input, const char *vmlinux, struct csd_dump *d)
+{
+	enum csd_err err = input_load(input, d);
+
+	if (err != CSD_OK)
+		return CSD_EXIT_INPUT;
+	if (vmlinux && !d->n_segs) {
+		err = csd_image_add_vmlinux(d, vmlinux, d->kaslr_offset);
+		if (err != CSD_OK)
+			return CSD_EXIT_INPUT;
+	}
+	return 0;
+}
+
+int csd_cmd_decode(int argc, char **argv)
+{
+	struct csd_decode_opts opts = { .cpu = -1 };
+	struct csd_syms *syms = NULL;
+	struct csd_render *r = NULL;
+	struct csd_dump d = { 0 };
+	struct progress pr = { 0 };
+	struct decode_args a;
+	enum csd_err err;
+	int rc;
+
+	rc = decode_parse(argc, argv, &a);
+	if (rc >= 0)
+		return rc;
+	rc = load(a.input, a.vmlinux, &d);
+	if (rc)
+		goto out;
+	rc = CSD_EXIT_INPUT;
+	if (!d.n_segs)
+		csd_warn("%s: no program image (give --vmlinux): only gaps and addresses "
+			 "can be decoded", a.input);
+	if (a.vmlinux && csd_syms_load(&syms, a.vmlinux, d.kaslr_offset, a.lines) != CSD_OK)
+		goto out;
+	r = csd_render_new(stdout, a.fmt, syms, (size_t)a.last, a.lines);
+	if (!r) {
+		csd_error("out of memory");
+		goto out;
+	}
+	opts.cpu = (int)a.cpu;
+	if (isatty(STDERR_FILENO)) {
+		clock_gettime(CLOCK_MONOTONIC, &pr.t0);
+		opts.progress = progress_show;
+		opts.progress_ctx = &pr;
+	}
+	err = csd_decode(&d, &opts, csd_render_event, r);
+	progress_end(&pr);
+	if (!csd_render_finish(r)) {
+		csd_error("writing the output failed");
+		goto out;
+	}
+	if (err == CSD_OK)
+		rc = 0;
+out:
+	csd_render_free(r);
+	csd_syms_free(syms);
+	csd_dump_free(&d);
+	return rc;
+}
+
+/* ---- snapshot ----------------------------------------------------------- */
+
+int csd_cmd_snapshot(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "vmlinux", required_argument, NULL, 'k' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *out = NULL, *vmlinux = NULL;
+	struct csd_dump d = { 0 };
+	int c, rc;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "o:k:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'k':
+			vmlinux = optarg;
+			break;
+		case 'h':
+			fputs(snapshot_usage, stdout);
+			return 0;
+		default:
+			fputs(snapshot_usage, stderr);
+			return CSD_EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1 || !out) {
+		fputs(snapshot_usage, stderr);
+		return CSD_EXIT_USAGE;
+	}
+	rc = load(argv[optind], vmlinux, &d);
+	if (!rc && csd_snapshot_write(&d, out) != CSD_OK)
+		rc = CSD_EXIT_INPUT;
+	csd_dump_free(&d);
+	return rc;
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * csdump: decode the ETMv4 trace of a capture with OpenCSD's C API.
+ *
+ * One decode tree per sink (frame deformatter + one ETMv4 decoder per trace
+ * ID of the capture's metadata), the program image served from the capture's
+ * segments through a callback memory accessor.  Each decoded element is
+ * turned into a struct csd_ev and handed to the caller's callback, in trace
+ * order; the callback never owns the event (copy what you keep).
+ */
+#ifndef CSD_DECODE_H
+#define CSD_DECODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "csd_err.h"
+#include "dump.h"
+
+enum csd_ev_kind {
+	CSD_EV_RANGE,		/* instructions [start, end) executed, n_instr of them */
+	CSD_EV_NACC,		/* trace went to @start, which is not in the image */
+	CSD_EV_EXCEPTION,	/* exception @number; @end = preferred return address */
+	CSD_EV_EXC_RETURN,	/* exception return */
+	CSD_EV_TRACE_ON,	/* trace (re)started: a gap before it; @number = reason */
+	CSD_EV_NO_SYNC,		/* decoder lost or has no sync; @number = reason */
+	CSD_EV_CONTEXT,		/* PE context: @el, @ctxid */
+	CSD_EV_EOT,		/* end of this trace ID's trace */
+};
+
+struct csd_ev {
+	enum csd_ev_kind kind;
+	uint8_t trace_id;
+	uint8_t el;		/* CONTEXT: exception level */
+	uint8_t sink;		/* index into csd_dump.sinks */
+	int cpu;		/* from the metadata; -1 if unknown */
+	uint32_t n_instr;
+	uint32_t number;
+	uint64_t start, end;
+	uint64_t ctxid;
+	uint64_t index;		/* byte offset in the sink of the packet */
+};
+
+/* Return non-zero to stop the decode (csd_decode returns CSD_OK). */
+typedef int (*csd_ev_fn)(void *ctx, const struct csd_ev *ev);
+
+/* Called now and then with the bytes pushed so far out of @total. */
+typedef void (*csd_progress_fn)(void *ctx, uint64_t done, uint64_t total);
+
+struct csd_decode_opts {
+	int cpu;			/* decode only this CPU; -1 = all */
+	csd_progress_fn progress;	/* may be NULL */
+	void *progress_ctx;
+};
+
+/*
+ * Decode every sink of @d.  Errors of the trace itself (bad packets, lost
+ * sync) are events, not failures; CSD_ERR_DECODE means the library refused
+ * the configuration or failed fatally (a message went to stderr).
+ */
+enum csd_err csd_decode(const struct csd_dump *d, const struct csd_decode_opts *o,
+			csd_ev_fn fn, void *ctx);
+
+/* Short names for messages and output. */
+const char *csd_ev_kind_name(enum csd_ev_kind k);
+const char *csd_exception_name(uint32_t number);	/* NULL if unnamed */
+const char *csd_trace_on_reason(uint32_t reason);
+const char *csd_unsync_reason(uint32_t reason);
+
+#endif

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * csdump: the program image the decoder reads opcodes from.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "image.h"
+
+static int seg_cmp(const void *a, const void *b)
+{
+	const struct csd_seg *x = *(const struct csd_seg * const *)a;
+	const struct csd_seg *y = *(const struct csd_seg * const *)b;
+
+	return x->vaddr < y->vaddr ? -1 : x->vaddr > y->vaddr;
+}
+
+enum csd_err csd_image_index(struct csd_image *im, const struct csd_seg *segs, size_t n)
+{
+	size_t i;
+
+	memset(im, 0, sizeof(*im));
+	if (!n)
+		return CSD_OK;
+	im->v = calloc(n, sizeof(*im->v));
+	if (!im->v)
+		return CSD_ERR_NOMEM;
+	for (i = 0; i < n; i++)
+		if (segs[i].len && segs[i].data)
+			im->v[im->n++] = &segs[i];
+	qsort(im->v, im->n, sizeof(*im->v), seg_cmp);
+	return CSD_OK;
+}
+
+void csd_image_release(struct csd_image *im)
+{
+	free(im->v);
+	memset(im, 0, sizeof(*im));
+}
+
+/* The last segment starting at or below @addr that holds it, or NULL. */
+static const struct csd_seg *image_find(const struct csd_image *im, uint64_t addr)
+{
+	size_t lo = 0, hi = im->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (im->v[mid]->vaddr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* Overlapping segments: walk down to one that covers @addr. */
+	while (lo--) {
+		const struct csd_seg *s = im->v[lo];
+
+		if (addr - s->vaddr < s->len)
+			return s;
+	}
+	return NULL;
+}
+
+size_t csd_image_read(struct csd_image *im, uint64_t addr, void *buf, size_t len)
+{
+	const struct csd_seg *s = im->last;
+	uint64_t off;
+	size_t n;
+
+	if (!s || addr < s->vaddr || addr - s->vaddr >= s->len) {
+		s = image_find(im, addr);
+		if (!s)
+			return 0;
+		im->last = s;
+	}
+	off = addr - s->vaddr;
+	n = s->len - off;
+	if (n > len)
+		n = len;
+	memcpy(buf, s->data + off, n);
+	return n;
+}
+
+static enum csd_err add_seg(struct csd_dump *d, const char *path, int fd, const GElf_Phdr *ph,
+			    uint64_t offset)
+{
+	char name[64];
+	uint8_t *data;
+	ssize_t got;
+
+	if (ph->p_filesz > ph->p_memsz || ph->p_filesz > (1ull << 32)) {
+		csd_error("%s: PT_LOAD at 0x%llx: file size 0x%llx is not plausible",
+			path, (unsigned long long)ph->p_vaddr, (unsigned long long)ph->p_filesz);
+		return CSD_ERR_FORMAT;
+	}
+	data = malloc(ph->p_filesz);
+	if (!data)
+		return CSD_ERR_NOMEM;
+	got = pread(fd, data, ph->p_filesz, (off_t)ph->p_offset);
+	if (got != (ssize_t)ph->p_filesz) {
+		csd_error("%s: PT_LOAD at 0x%llx: cannot read 0x%llx bytes at offset 0x%llx",
+			path, (unsigned long long)ph->p_vaddr, (unsigned long long)ph->p_filesz,
+			(unsigned long long)ph->p_offset);
+		free(data);
+		return CSD_ERR_IO;
+	}
+	snprintf(name, sizeof(name), "vmlinux PT_LOAD 0x%llx", (unsigned long long)ph->p_vaddr);
+	if (!csd_dump_add_seg(d, name, ph->p_vaddr + offset, data, ph->p_filesz))
+		return CSD_ERR_NOMEM;
+	return CSD_OK;
+}
+
+enum csd_err csd_image_add_vmlinux(struct csd_dump *d, const char *path, uint64_t offset)
+{
+	enum csd_err err = CSD_OK;
+	size_t nph, i, added = 0;
+	Elf *elf;
+	int fd;
+
+	elf_version(EV_CURRENT);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		csd_error("%s: %s", path, strerror(errno));
+		return CSD_ERR_IO;
+	}
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getphdrnum(elf, &nph)) {
+		csd_error("%s: not an ELF file with program headers (%s)", path,
+			elf_errmsg(-1));
+		err = CSD_ERR_FORMAT;
+		goto out;
+	}
+	for (i = 0; i < nph && err == CSD_OK; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph)) {
+			csd_error("%s: program header %zu: %s", path, i, elf_errmsg(-1));
+			err = CSD_ERR_FORMAT;
+			break;
+		}
+		/* Code only: the decoder never reads data. */
+		if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_X) || !ph.p_filesz)
+			continue;
+		err = add_seg(d, path, fd, &ph, offset);
+		added += err == CSD_OK;
+	}
+	if (err == CSD_OK && !added) {
+		csd_error("%s: no executable PT_LOAD segment", path);
+		err = CSD_ERR_FORMAT;
+	}
+out:
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return err;
+}

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# oracle.sh CSDUMP TRACE_DIR WORK: csdump's decode of an OpenCSD snapshot gives,
+# per trace ID, the same ranges (start, end, count), accesses outside the image
+# and exceptions as trc_pkt_lister, OpenCSD's own reference decoder.
+set -eu
+csdump=$1 snap=$2 work=$3
+here=$(dirname "$0")
+[ -d "$snap" ] || { echo "skip: $snap is absent"; exit 77; }
+command -v trc_pkt_lister >/dev/null || { echo "skip: trc_pkt_lister not installed"; exit 77; }
+mkdir -p "$work"
+name=$(basename "$snap")
+
+# trc_pkt_lister writes its listing to a log file in the current directory.
+(cd "$work" && trc_pkt_lister -ss_dir "$snap" -decode -logfilename "$name.ppl" >/dev/null)
+"$here/trace_seq.py" ppl "$work/$name.ppl" >"$work/$name.oracle"
+
+"$csdump" decode "$snap" --format jsonl --last 0 >"$work/$name.jsonl"
+"$here/trace_seq.py" jsonl "$work/$name.jsonl" >"$work/$name.ours"
+
+ranges=$(grep -c ' range ' "$work/$name.oracle" || true)
+total=$(wc -l <"$work/$name.oracle")
+echo "$name: trc_pkt_lister: $total elements, $ranges ranges"
+if [ "$total" -eq 0 ]; then
+	echo "FAIL: the oracle decoded nothing; the comparison would be empty"
+	exit 1
+fi
+if ! diff -u "$work/$name.oracle" "$work/$name.ours" >"$work/$name.diff"; then
+	echo "FAIL: csdump differs from trc_pkt_lister (first differences):"
+	head -n 20 "$work/$name.diff"
+	exit 1
+fi
+echo "$name: csdump gives the same $total elements"
