@@ -339,6 +339,15 @@ static int text_event(struct csd_render *r, const struct csd_ev *ev)
 			return 0;
 		}
 		break;
+	case CSD_EV_NACC:
+		/* Runs of targets outside the image (user space...) make one entry. */
+		e = ring_newest(st);
+		if (e && e->kind == CSD_EV_NACC) {
+			e->end = ev->start;
+			e->n_ranges++;
+			return 0;
+		}
+		break;
 	default:
 		break;
 	}
@@ -359,7 +368,7 @@ static int text_event(struct csd_render *r, const struct csd_ev *ev)
 static void text_sym(struct csd_render *r, char *buf, size_t len, uint64_t addr)
 {
 	if (!csd_syms_format(r->syms, addr, buf, len))
-		snprintf(buf, len, "?");
+		buf[0] = '\0';
 }
 
 static void text_entry(struct csd_render *r, const struct entry *e)
@@ -384,8 +393,14 @@ static void text_entry(struct csd_render *r, const struct entry *e)
 		break;
 	case CSD_EV_NACC:
 		text_sym(r, a, sizeof(a), e->start);
-		fprintf(r->f, "  %016" PRIx64 " %-23s %s (code not in the image)\n", e->start,
-			"", a);
+		if (e->n_ranges == 1) {
+			fprintf(r->f, "  %016" PRIx64 " %23s %s (code not in the image)\n",
+				e->start, "", a);
+			break;
+		}
+		text_sym(r, b, sizeof(b), e->end);
+		fprintf(r->f, "  -- %" PRIu32 " branches to code not in the image: %016" PRIx64
+			" %s .. %016" PRIx64 " %s\n", e->n_ranges, e->start, a, e->end, b);
 		break;
 	case CSD_EV_EXCEPTION:
 		name = csd_exception_name(e->number);

@@ -1,0 +1,46 @@
+# csdump decode / csdump snapshot (issue 8): tests and `make bench`.
+#
+# The modules (src/decode*.c, src/symbols.c, src/image.c, src/cli_decode.c)
+# join libcsdump and the csdump CLI through mk/host.mk.  Here: their tests,
+# run with the sanitizer build, against independent oracles -- OpenCSD's
+# trc_pkt_lister, Arm DS-5's reports, binutils -- and the benchmark.
+# Tests that need ../shared skip (exit 77) when it is absent.
+
+DECODE_TRACES := $(abspath $(SHARED)/traces)
+DECODE_WORK   := $(BUILD)/decode
+# Literal paths: mk/host.mk (which names them) is read after this file.
+DECODE_CSDUMP := $(BUILD)/host-san/csdump
+DECODE_LIB    := $(BUILD)/host-san/libcsdump.a
+DECODE_PROBE  := $(BUILD)/host-san/tests/decode_probe
+# The sanitizer environment, less one leak of OpenCSD 1.3.3 (see the file).
+DECODE_ENV     = $(SAN_ENV) \
+	LSAN_OPTIONS=suppressions=$(abspath tests/decode/lsan.supp):print_suppressions=0
+
+$(DECODE_PROBE): tests/decode/probe.c $(DECODE_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(SAN_FLAGS) -Isrc -o $@ $^ $(HOST_LDLIBS)
+
+DECODE_ORACLE_TRACES := juno_r1_1 juno-uname-001 a57_single_step
+DECODE_ORACLE_CHECKS := $(addprefix check-decode-oracle-,$(DECODE_ORACLE_TRACES))
+
+.PHONY: $(DECODE_ORACLE_CHECKS) check-decode-ds5 check-decode-roundtrip check-decode-symbols
+
+# Per trace ID the same ranges, NACCs and exceptions as trc_pkt_lister -decode.
+$(DECODE_ORACLE_CHECKS): check-decode-oracle-%: $(DECODE_CSDUMP)
+	@$(DECODE_ENV) $(HARNESS) decode-oracle-$* tests/decode/oracle.sh \
+		$(DECODE_CSDUMP) $(DECODE_TRACES)/$* $(abspath $(DECODE_WORK))/oracle
+
+# The DS-5 reports of juno_r1_1: a second, independent decoder.
+check-decode-ds5: $(DECODE_CSDUMP)
+	@$(DECODE_ENV) $(HARNESS) decode-ds5 tests/decode/ds5.sh \
+		$(DECODE_CSDUMP) $(DECODE_TRACES)/juno_r1_1 $(DECODE_WORK)/ds5
+
+# csdump snapshot of juno_r1_1, decoded by trc_pkt_lister, equals the original.
+check-decode-roundtrip: $(DECODE_CSDUMP)
+	@$(DECODE_ENV) $(HARNESS) decode-snapshot-roundtrip tests/decode/roundtrip.sh \
+		$(DECODE_CSDUMP) $(DECODE_TRACES)/juno_r1_1 $(abspath $(DECODE_WORK))/roundtrip
+
+# Symbols, source lines and the vmlinux image against nm, addr2line, readelf.
+check-decode-symbols: $(DECODE_PROBE)
+	@$(DECODE_ENV) $(HARNESS) decode-symbols tests/decode/symbols.sh \
+		$(DECODE_PROBE) $(CC) $(DECODE_WORK)/symbols

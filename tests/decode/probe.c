@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * probe: a thin command line over csdump's symbols and image modules, for
+ * tests that hold them against binutils (nm, addr2line, readelf).
+ *
+ *   probe syms  ELF OFFSET ADDR...   "ADDR NAME[+0xOFF]" or "ADDR ?"
+ *   probe lines ELF OFFSET ADDR...   "ADDR FILE:LINE" or "ADDR ?"
+ *   probe image ELF OFFSET           "VADDR LEN FIRST16BYTESHEX" per segment
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dump.h"
+#include "image.h"
+#include "symbols.h"
+
+static int cmd_syms(const char *elf, uint64_t off, int n, char **addrs, int lines)
+{
+	struct csd_syms *s;
+	int i;
+
+	if (csd_syms_load(&s, elf, off, lines) != CSD_OK)
+		return 1;
+	for (i = 0; i < n; i++) {
+		uint64_t a = strtoull(addrs[i], NULL, 0);
+		char buf[256];
+		const char *file;
+		int line;
+
+		if (lines && csd_syms_line(s, a, &file, &line))
+			printf("0x%" PRIx64 " %s:%d\n", a, file, line);
+		else if (!lines && csd_syms_format(s, a, buf, sizeof(buf)))
+			printf("0x%" PRIx64 " %s\n", a, buf);
+		else
+			printf("0x%" PRIx64 " ?\n", a);
+	}
+	csd_syms_free(s);
+	return 0;
+}
+
+static int cmd_image(const char *elf, uint64_t off)
+{
+	struct csd_dump d = { 0 };
+	struct csd_image im;
+	size_t i, k;
+
+	if (csd_image_add_vmlinux(&d, elf, off) != CSD_OK ||
+	    csd_image_index(&im, d.segs, d.n_segs) != CSD_OK) {
+		csd_dump_free(&d);
+		return 1;
+	}
+	for (i = 0; i < d.n_segs; i++) {
+		uint8_t b[16] = { 0 };
+		size_t got = csd_image_read(&im, d.segs[i].vaddr, b, sizeof(b));
+
+		printf("0x%" PRIx64 " 0x%zx ", d.segs[i].vaddr, d.segs[i].len);
+		for (k = 0; k < got; k++)
+			printf("%02x", b[k]);
+		/* One byte past the end is not in this segment. */
+		printf(" %zu\n", csd_image_read(&im, d.segs[i].vaddr + d.segs[i].len - 1, b, 16));
+	}
+	csd_image_release(&im);
+	csd_dump_free(&d);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t off;
+
+	if (argc < 4)
+		goto usage;
+	off = strtoull(argv[3], NULL, 0);
+	if (!strcmp(argv[1], "syms"))
+		return cmd_syms(argv[2], off, argc - 4, argv + 4, 0);
+	if (!strcmp(argv[1], "lines"))
+		return cmd_syms(argv[2], off, argc - 4, argv + 4, 1);
+	if (!strcmp(argv[1], "image") && argc == 4)
+		return cmd_image(argv[2], off);
+usage:
+	fprintf(stderr, "usage: probe syms|lines|image ELF OFFSET [ADDR...]\n");
+	return 2;
+}

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# symbols.sh PROBE CC WORK: csdump's symbol, line and image modules against
+# binutils (nm, addr2line, readelf) on a program built here with -g.
+set -eu
+probe=$1 cc=$2 work=$3
+here=$(dirname "$0")
+for t in nm addr2line readelf; do
+	command -v $t >/dev/null || { echo "skip: $t not installed"; exit 77; }
+done
+mkdir -p "$work"
+elf=$work/fixture
+$cc -g -O1 -fno-inline -no-pie -o "$elf" "$here/fixture.c"
+fail=0
+off=0xffff800008000000
+
+for f in f_alpha f_beta f_gamma main; do
+	read -r addr size <<<"$(nm -S --defined-only "$elf" | awk -v f=$f '$4 == f { print $1, $2 }')"
+	[ -n "$addr" ] || { echo "FAIL: nm does not list $f"; exit 1; }
+	a=$((16#$addr)) s=$((16#$size))
+	# The first, a middle and the last byte, at link and at KASLR-shifted addresses.
+	for o in 0 $((s / 2)) $((s - 1)); do
+		want=$f; [ $o -eq 0 ] || want=$(printf '%s+0x%x' $f $o)
+		for base in 0 $((off)); do
+			q=$(printf '0x%x' $((a + o + base)))
+			got=$("$probe" syms "$elf" $((base)) $q | cut -d' ' -f2)
+			[ "$got" = "$want" ] || { echo "FAIL: $q: got '$got', nm says '$want'"; fail=1; }
+		done
+	done
+	# Source line of the first instruction, as addr2line reads it.
+	q=$(printf '0x%x' $((a + 4)))
+	want=$(addr2line -e "$elf" $q | sed 's/ (discriminator.*//')
+	got=$("$probe" lines "$elf" 0 $q | cut -d' ' -f2)
+	[ "$(basename "$got")" = "$(basename "$want")" ] ||
+		{ echo "FAIL: line of $f+4: got '$got', addr2line says '$want'"; fail=1; }
+	echo "$f: 0x$addr size 0x$size, line $got"
+done
+# Below every function: no symbol.
+got=$("$probe" syms "$elf" 0 0x10 | cut -d' ' -f2)
+[ "$got" = "?" ] || { echo "FAIL: 0x10 has symbol '$got'"; fail=1; }
+
+# Image: the executable PT_LOADs at link address + offset, with their bytes.
+readelf -lW "$elf" | awk '$1 == "LOAD" && ($7 $8) ~ /E/ { print $2, $3, $5 }' >"$work/loads"
+[ -s "$work/loads" ] || { echo "FAIL: readelf lists no executable PT_LOAD"; exit 1; }
+"$probe" image "$elf" $off >"$work/image"
+i=0
+while read -r foff vaddr filesz; do
+	i=$((i + 1))
+	line=$(sed -n "${i}p" "$work/image")
+	bytes=$(od -An -tx1 -v -j $((foff)) -N 16 "$elf" | tr -d ' \n')
+	want=$(printf '0x%x 0x%x %s 1' $((vaddr + off)) $((filesz)) "$bytes")
+	[ "$line" = "$want" ] || { echo "FAIL: segment $i: got '$line', readelf+od say '$want'"; fail=1; }
+done <"$work/loads"
+[ "$(wc -l <"$work/image")" -eq "$i" ] || { echo "FAIL: $(wc -l <"$work/image") segments, readelf $i"; fail=1; }
+echo "image: $i executable segment(s) match readelf"
+exit $fail
