@@ -1,0 +1,67 @@
+# The kernel half: Debian's linux-source-6.1 with kernel/patches applied,
+# an arm64 Image for QEMU virt, the KUnit suite and the series' checks.
+#
+# Stable outputs (other fragments use these variables, not the paths):
+#   KERNEL_SRC      build/linux                the tree, a git repo (tag "base")
+#   KERNEL_IMAGE    build/kernel-out/arch/arm64/boot/Image
+#   KERNEL_VMLINUX  build/kernel-out/vmlinux
+#   KERNEL_STAMP    touched after every successful `make kernel`; depend on it
+# Every kernel build takes /tmp/csdump-kbuild.lock (kernel/scripts/build.sh).
+
+KERNEL_SRC     := $(BUILD)/linux
+KERNEL_OUT     := $(BUILD)/kernel-out
+KERNEL_IMAGE   := $(KERNEL_OUT)/arch/arm64/boot/Image
+KERNEL_VMLINUX := $(KERNEL_OUT)/vmlinux
+KERNEL_STAMP   := $(KERNEL_OUT)/.csdump-kernel.stamp
+KUNIT_OUT      := $(BUILD)/kunit-out
+KBUILD_LOCK    := /tmp/csdump-kbuild.lock
+
+KERNEL_SERIES  := kernel/patches/series \
+		  $(addprefix kernel/patches/,$(shell grep -v '^\s*\(\#\|$$\)' kernel/patches/series 2>/dev/null))
+KERNEL_INPUTS  := $(KERNEL_SERIES) $(wildcard kernel/configs/*.config) \
+		  kernel/scripts/tree.sh kernel/scripts/build.sh
+
+.PHONY: kernel kernel-tree kunit kernel-check \
+	check-kernel-apply check-kernel-checkpatch check-kernel-build \
+	check-kernel-sparse check-kernel-modular check-kernel-nokdump check-kunit
+
+kernel: $(KERNEL_STAMP)
+
+kernel-tree: $(DEPS_STAMP)
+	@kernel/scripts/tree.sh $(KERNEL_SRC)
+
+$(KERNEL_STAMP): $(KERNEL_INPUTS) | $(DEPS_STAMP)
+	kernel/scripts/tree.sh $(KERNEL_SRC)
+	kernel/scripts/build.sh $(KERNEL_SRC) $(KERNEL_OUT) Image modules
+	@touch $@
+	@echo "kernel: $(KERNEL_IMAGE)"
+
+# KUnit in QEMU arm64 (two CPUs: one test holds the registry lock on the
+# other CPU while the panic walk runs).
+kunit: kernel-tree
+	flock $(KBUILD_LOCK) tests/kunit/run.sh $(KERNEL_SRC) $(KUNIT_OUT)
+
+# The series' checks, cheapest first.
+kernel-check: check-kernel-apply check-kernel-checkpatch check-kernel-sparse \
+	      check-kernel-modular check-kernel-nokdump
+
+check-kernel-apply: $(DEPS_STAMP)
+	@$(HARNESS) kernel-apply kernel/scripts/check.sh apply $(KERNEL_SRC) $(BUILD)/kernel-check
+
+check-kernel-checkpatch: kernel-tree
+	@$(HARNESS) kernel-checkpatch kernel/scripts/check.sh checkpatch $(KERNEL_SRC) $(BUILD)/kernel-check
+
+check-kernel-build: $(DEPS_STAMP)
+	@$(HARNESS) kernel-build $(MAKE) --no-print-directory kernel
+
+check-kernel-sparse: kernel-tree
+	@$(HARNESS) kernel-sparse kernel/scripts/check.sh sparse $(KERNEL_SRC) $(BUILD)/kernel-check
+
+check-kernel-modular: kernel-tree
+	@$(HARNESS) kernel-modular kernel/scripts/check.sh modular $(KERNEL_SRC) $(BUILD)/kernel-check
+
+check-kernel-nokdump: kernel-tree
+	@$(HARNESS) kernel-nokdump kernel/scripts/check.sh nokdump $(KERNEL_SRC) $(BUILD)/kernel-check
+
+check-kunit: kernel-tree
+	@$(HARNESS) kunit-coresight-kdump flock $(KBUILD_LOCK) tests/kunit/run.sh $(KERNEL_SRC) $(KUNIT_OUT)
