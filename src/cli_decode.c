@@ -222,7 +222,7 @@ int csd_cmd_decode(int argc, char **argv)
 		opts.progress = progress_show;
 		opts.progress_ctx = &pr;
 	}
-	err = csd_decode(&d, &opts, csd_render_event, r);
+	err = csd_decode_pipelined(&d, &opts, csd_render_event, r);
 	progress_end(&pr);
 	if (!csd_render_finish(r)) {
 		csd_error("writing the output failed");

@@ -60,6 +60,13 @@ struct csd_decode_opts {
 enum csd_err csd_decode(const struct csd_dump *d, const struct csd_decode_opts *o,
 			csd_ev_fn fn, void *ctx);
 
+/*
+ * The same, with the decode on a second thread and @fn on this one: identical
+ * events in identical order, faster when @fn does real work (formatting).
+ */
+enum csd_err csd_decode_pipelined(const struct csd_dump *d, const struct csd_decode_opts *o,
+				  csd_ev_fn fn, void *ctx);
+
 /* Short names for messages and output. */
 const char *csd_ev_kind_name(enum csd_ev_kind k);
 const char *csd_exception_name(uint32_t number);	/* NULL if unnamed */

@@ -8,6 +8,7 @@
  * consecutive ranges of one function into one entry.
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +29,8 @@ struct entry {
 
 struct stream {
 	bool seen;
+	uint8_t json_len;
+	char json[40];		/* ,"cpu":N,"trace_id":N */
 	int cpu;
 	uint8_t sink;
 	uint8_t last_el;
@@ -92,7 +95,7 @@ static char *out_room(struct csd_render *r, size_t n)
 	return r->buf + r->pos;
 }
 
-static void put_mem(struct csd_render *r, const char *s, size_t n)
+static void put_mem_slow(struct csd_render *r, const char *s, size_t n)
 {
 	while (n) {
 		size_t k = n < OUT_BUF / 2 ? n : OUT_BUF / 2;
@@ -104,6 +107,16 @@ static void put_mem(struct csd_render *r, const char *s, size_t n)
 	}
 }
 
+static inline void put_mem(struct csd_render *r, const char *s, size_t n)
+{
+	if (n <= OUT_BUF - r->pos) {
+		memcpy(r->buf + r->pos, s, n);
+		r->pos += n;
+		return;
+	}
+	put_mem_slow(r, s, n);
+}
+
 static void put_str(struct csd_render *r, const char *s)
 {
 	put_mem(r, s, strlen(s));
@@ -112,20 +125,14 @@ static void put_str(struct csd_render *r, const char *s)
 static void put_hex(struct csd_render *r, uint64_t v)
 {
 	static const char digits[] = "0123456789abcdef";
-	char tmp[16];
-	int n = 0;
-	char *p;
+	int n = v ? (67 - __builtin_clzll(v)) / 4 : 1;
+	char *p = out_room(r, 2 + (size_t)n);
 
-	do {
-		tmp[n++] = digits[v & 0xf];
-		v >>= 4;
-	} while (v);
-	p = out_room(r, 2 + (size_t)n);
-	*p++ = '0';
-	*p++ = 'x';
-	while (n)
-		*p++ = tmp[--n];
-	r->pos = (size_t)(p - r->buf);
+	p[0] = '0';
+	p[1] = 'x';
+	r->pos += 2 + (size_t)n;
+	for (p += 1 + n; n; n--, v >>= 4)
+		*p-- = digits[v & 0xf];
 }
 
 static void put_dec(struct csd_render *r, int64_t sv)
@@ -173,7 +180,16 @@ static void put_json_str(struct csd_render *r, const char *s)
 
 static void put_sym(struct csd_render *r, const struct csd_sym *sym, uint64_t addr)
 {
-	put_json_str(r, sym->name);
+	if (sym->plain && sym->name_len < OUT_BUF / 4) {
+		char *p = out_room(r, sym->name_len + 2);
+
+		p[0] = '"';
+		memcpy(p + 1, sym->name, sym->name_len);
+		p[sym->name_len + 1] = '"';
+		r->pos += sym->name_len + 2;
+	} else {
+		put_json_str(r, sym->name);
+	}
 	if (addr != sym->addr) {
 		r->pos--;	/* reopen the string */
 		put_mem(r, "+", 1);
@@ -214,19 +230,34 @@ static void json_sym_fields(struct csd_render *r, uint64_t addr)
 	}
 }
 
+/* ,"cpu":N,"trace_id":N -- the same for every event of a trace ID. */
+static void json_stream_fields(struct csd_render *r, const struct csd_ev *ev)
+{
+	struct stream *st = &r->ids[ev->trace_id & (N_IDS - 1)];
+
+	if (!st->json_len || st->cpu != ev->cpu) {
+		int n;
+
+		st->cpu = ev->cpu;
+		if (ev->cpu >= 0)
+			n = snprintf(st->json, sizeof(st->json), ",\"cpu\":%d,\"trace_id\":%u",
+				     ev->cpu, ev->trace_id);
+		else
+			n = snprintf(st->json, sizeof(st->json), ",\"cpu\":null,\"trace_id\":%u",
+				     ev->trace_id);
+		st->json_len = (uint8_t)n;
+	}
+	put_mem(r, st->json, st->json_len);
+}
+
 static void json_event(struct csd_render *r, const struct csd_ev *ev)
 {
 	const char *name;
 
 	PUT_LIT(r, "{\"type\":\"");
 	put_str(r, csd_ev_kind_name(ev->kind));
-	PUT_LIT(r, "\",\"cpu\":");
-	if (ev->cpu >= 0)
-		put_dec(r, ev->cpu);
-	else
-		PUT_LIT(r, "null");
-	PUT_LIT(r, ",\"trace_id\":");
-	put_dec(r, ev->trace_id);
+	put_mem(r, "\"", 1);
+	json_stream_fields(r, ev);
 	switch (ev->kind) {
 	case CSD_EV_RANGE:
 		json_addr_field(r, ",\"start\":", ev->start);

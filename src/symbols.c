@@ -19,6 +19,8 @@
 
 /* Bounds for hostile files: a kernel has ~200k symbols, names < 1 KiB. */
 #define MAX_SYMS	(16u * 1024 * 1024)
+/* Exact-address cache: traces branch to the same few thousand targets. */
+#define HIT_CACHE	4096
 
 struct sym_ent {
 	struct csd_sym s;
@@ -31,6 +33,10 @@ struct csd_syms {
 	char *strtab;		/* a copy: every name points into it */
 	uint64_t offset;
 	const struct csd_sym *last;
+	struct {
+		uint64_t addr;
+		const struct csd_sym *sym;	/* NULL: no symbol (or empty slot) */
+	} hits[HIT_CACHE];
 	/* --lines */
 	int fd;
 	Elf *elf;
@@ -76,6 +82,14 @@ static bool sym_wanted(Elf *elf, const GElf_Sym *sym, const char *name)
 	return scn && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_EXECINSTR);
 }
 
+static bool name_is_plain(const char *p)
+{
+	for (; *p; p++)
+		if (*p < 0x20 || *p >= 0x7f || *p == '"' || *p == '\\')
+			return false;
+	return true;
+}
+
 static enum csd_err read_symtab(struct csd_syms *s, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
 				const char *path)
 {
@@ -112,6 +126,8 @@ static enum csd_err read_symtab(struct csd_syms *s, Elf *elf, Elf_Scn *scn, cons
 		s->v[s->n].s.addr = sym.st_value + s->offset;
 		s->v[s->n].s.size = sym.st_size;
 		s->v[s->n].s.name = name;
+		s->v[s->n].s.name_len = (uint32_t)strlen(name);
+		s->v[s->n].s.plain = name_is_plain(name);
 		s->v[s->n].rank = sym_rank(&sym);
 		s->n++;
 	}
@@ -227,17 +243,13 @@ static bool sym_holds(const struct csd_syms *s, const struct sym_ent *e, uint64_
 	return e + 1 >= s->v + s->n || addr < e[1].s.addr;
 }
 
-const struct csd_sym *csd_syms_lookup(struct csd_syms *s, uint64_t addr)
+static const struct csd_sym *syms_search(struct csd_syms *s, uint64_t addr)
 {
-	size_t lo = 0, hi;
-	const struct sym_ent *e;
+	size_t lo = 0, hi = s->n;
+	const struct sym_ent *e = (const struct sym_ent *)s->last;
 
-	if (!s || !s->n)
-		return NULL;
-	e = (const struct sym_ent *)s->last;
 	if (e && sym_holds(s, e, addr))
 		return &e->s;
-	hi = s->n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -253,6 +265,20 @@ const struct csd_sym *csd_syms_lookup(struct csd_syms *s, uint64_t addr)
 		return NULL;
 	s->last = &e->s;
 	return &e->s;
+}
+
+const struct csd_sym *csd_syms_lookup(struct csd_syms *s, uint64_t addr)
+{
+	size_t slot;
+
+	if (!s || !s->n)
+		return NULL;
+	slot = (size_t)(addr >> 2) % HIT_CACHE;
+	if (s->hits[slot].addr != addr || !s->hits[slot].sym) {
+		s->hits[slot].addr = addr;
+		s->hits[slot].sym = syms_search(s, addr);
+	}
+	return s->hits[slot].sym;
 }
 
 int csd_syms_format(struct csd_syms *s, uint64_t addr, char *buf, size_t len)

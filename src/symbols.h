@@ -17,6 +17,8 @@ struct csd_sym {
 	uint64_t addr;		/* runtime address */
 	uint64_t size;		/* 0: up to the next symbol */
 	const char *name;
+	uint32_t name_len;
+	bool plain;		/* name is printable ASCII without '"' or '\\' */
 };
 
 /*

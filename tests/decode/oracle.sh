@@ -10,7 +10,8 @@ command -v trc_pkt_lister >/dev/null || { echo "skip: trc_pkt_lister not install
 mkdir -p "$work"
 name=$(basename "$snap")
 
-# trc_pkt_lister writes its listing to a log file in the current directory.
+# trc_pkt_lister appends its listing to a log file in the current directory.
+rm -f "$work/$name.ppl"
 (cd "$work" && trc_pkt_lister -ss_dir "$snap" -decode -logfilename "$name.ppl" >/dev/null)
 "$here/trace_seq.py" ppl "$work/$name.ppl" >"$work/$name.oracle"
 
