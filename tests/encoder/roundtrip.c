@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Round trip of the ETMv4 encoder against OpenCSD's trc_pkt_lister.
+ *
+ * For every seed and configuration (cycle counting, context IDs, return
+ * stack on/off; exact-match addresses, VMIDs, the sync period and the walk
+ * length vary with the seed) a random walk over a program image is encoded as
+ * one trace unit; up to BATCH units share one formatted buffer and one
+ * snapshot, decoded by one trc_pkt_lister run. The instruction ranges it
+ * prints for each trace ID must be exactly the encoded path's ranges.
+ *
+ * usage: enc_roundtrip [-s SEEDS] [-w WORKDIR] [-e ETB_SIZE] (-x ELF | -r RAW ADDR)
+ * With -e, the sink is a wrapped ETB: each ID's decode must then be a
+ * contiguous tail of its path (the rest was overwritten).
+ * Exit 0 all equal, 1 mismatch, 77 trc_pkt_lister or the image missing.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "gen.h"
+#include "image.h"
+#include "rng.h"
+#include "snapdir.h"
+
+#define BATCH 96
+#define N_CFG 8
+
+struct range {
+	uint64_t start, end;
+	uint32_t n;
+};
+
+struct rlist {
+	struct range *r;
+	size_t n, cap;
+};
+
+struct unit {
+	uint64_t seed;
+	unsigned int cfg;
+	struct etm4_cfg ec;
+	struct rlist want, got;
+};
+
+static void rl_add(struct rlist *l, uint64_t start, uint64_t end, uint32_t n)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 256;
+		l->r = realloc(l->r, l->cap * sizeof(*l->r));
+		if (!l->r)
+			abort();
+	}
+	l->r[l->n++] = (struct range){ start, end, n };
+}
+
+static void on_step(void *user, const struct gen_cpu *c, const struct step *s)
+{
+	struct unit *u = user;
+
+	if (s->n_instr)
+		rl_add(&u[c->cpu].want, s->start, s->start + 4ull * s->n_instr, s->n_instr);
+}
+
+static int run_lister(const char *dir, struct unit *u, size_t n, unsigned int *errors)
+{
+	char cmd[4200], line[1024];
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "trc_pkt_lister -ss_dir '%s' -decode_only -logstdout 2>&1", dir);
+	p = popen(cmd, "r");
+	if (!p)
+		return -errno;
+	while (fgets(line, sizeof(line), p)) {
+		const char *id = strstr(line, "ID:"), *r = strstr(line, "exec range=");
+		unsigned long long s, e;
+		unsigned int tid, ni;
+
+		if (strstr(line, "OCSD_ERR") || strstr(line, "ADDR_NACC")) {
+			if (*errors < 5)
+				fprintf(stderr, "%s: %s", dir, line);
+			(*errors)++;
+		}
+		if (!id || !r || sscanf(id, "ID:%x;", &tid) != 1 ||
+		    sscanf(r, "exec range=0x%llx:[0x%llx] num_i(%u)", &s, &e, &ni) != 3)
+			continue;
+		if (tid >= 1 && tid <= n)
+			rl_add(&u[tid - 1].got, s, e, ni);
+	}
+	return pclose(p) == -1 ? -errno : 0;
+}
+
+static bool same(const struct range *a, const struct range *b)
+{
+	return a->start == b->start && a->end == b->end && a->n == b->n;
+}
+
+/* got must equal want (or a tail of it, when the sink wrapped). */
+static bool check_unit(const struct unit *u, bool wrapped)
+{
+	const struct rlist *w = &u->want, *g = &u->got;
+	size_t off = 0, i;
+
+	if (wrapped && g->n <= w->n)
+		off = w->n - g->n;
+	if (g->n == w->n - off) {
+		for (i = 0; i < g->n && same(&g->r[i], &w->r[off + i]); i++)
+			;
+		if (i == g->n)
+			return true;
+	} else {
+		i = 0;
+		while (i < g->n && i + off < w->n && same(&g->r[i], &w->r[off + i]))
+			i++;
+	}
+	fprintf(stderr, "MISMATCH seed %" PRIu64 " config %u (cc %d ctxid %d rs %d exact %d vmid %d"
+		" sync %u) id 0x%02x: %zu ranges encoded, %zu decoded; first difference at %zu:\n",
+		u->seed, u->cfg, u->ec.cycle_count, u->ec.ctxid, u->ec.retstack,
+		u->ec.exact_match, u->ec.vmid, u->ec.sync_period, u->ec.trace_id,
+		w->n, g->n, i);
+	if (i + off < w->n)
+		fprintf(stderr, "  encoded 0x%" PRIx64 "-0x%" PRIx64 " (%u)\n", w->r[i + off].start,
+			w->r[i + off].end, w->r[i + off].n);
+	if (i < g->n)
+		fprintf(stderr, "  decoded 0x%" PRIx64 "-0x%" PRIx64 " (%u)\n", g->r[i].start,
+			g->r[i].end, g->r[i].n);
+	return false;
+}
+
+static void config(struct etm4_cfg *c, unsigned int cfg, uint64_t seed, uint8_t id)
+{
+	uint64_t r = seed * 7919 + cfg;
+
+	memset(c, 0, sizeof(*c));
+	c->trace_id = id;
+	c->cycle_count = cfg & 1;
+	c->ctxid = cfg & 2;
+	c->retstack = cfg & 4;
+	c->exact_match = rng_below(&r, 2);
+	c->vmid = !rng_below(&r, 3);
+	c->sync_period = 64u << rng_below(&r, 6);
+	c->seed = seed;
+}
+
+static int run_batch(const struct image *img, const char *dir, struct unit *u, size_t n,
+		     size_t etb_size, uint64_t batch_seed, unsigned int *lister_errors)
+{
+	struct gen g = { 0 };
+	struct snap_etm etms[BATCH];
+	const uint8_t *data;
+	char err[512];
+	size_t len, i;
+	bool wrapped;
+	int ret, bad = 0;
+
+	g.cpus = calloc(n, sizeof(*g.cpus));
+	if (!g.cpus)
+		return -ENOMEM;
+	g.n_cpus = n;
+	g.rng = batch_seed;
+	g.on_step = on_step;
+	g.user = u;
+	cstf_init(&g.fmt, etb_size);
+	for (i = 0; i < n; i++) {
+		uint64_t r = u[i].seed * 31 + u[i].cfg, steps = 50 + rng_below(&r, 400);
+
+		config(&u[i].ec, u[i].cfg, u[i].seed, (uint8_t)(i + 1));
+		gen_cpu_walk(&g.cpus[i], (unsigned int)i, &u[i].ec, img, u[i].seed, steps);
+		etms[i].cpu = (unsigned int)i;
+		etm4_regs(&u[i].ec, &etms[i].regs);
+	}
+	gen_run(&g);
+	len = cstf_result(&g.fmt, &data, &wrapped);
+	ret = snapdir_write(dir, img, etms, n, data, len, err, sizeof(err));
+	if (ret)
+		fprintf(stderr, "%s\n", err);
+	else
+		ret = run_lister(dir, u, n, lister_errors);
+	for (i = 0; i < n && !ret; i++)
+		bad += !check_unit(&u[i], wrapped);
+	for (i = 0; i < n; i++)
+		gen_cpu_free(&g.cpus[i]);
+	free(g.cpus);
+	cstf_free(&g.fmt);
+	return ret ? ret : bad;
+}
+
+int main(int argc, char **argv)
+{
+	const char *workdir = "build/encoder-rt", *elf = NULL, *raw = NULL;
+	uint64_t raw_addr = 0, seeds = 200, etb_size = 0;
+	struct unit *u;
+	struct image img;
+	char err[512], dir[4096];
+	size_t total, done, i, batch = 0;
+	unsigned int lister_errors = 0;
+	size_t partial = 0;
+	int opt, ret, bad = 0;
+
+	while ((opt = getopt(argc, argv, "s:w:e:x:r:")) != -1) {
+		switch (opt) {
+		case 's': seeds = strtoull(optarg, NULL, 0); break;
+		case 'w': workdir = optarg; break;
+		case 'e': etb_size = strtoull(optarg, NULL, 0); break;
+		case 'x': elf = optarg; break;
+		case 'r':
+			raw = optarg;
+			if (optind >= argc)
+				return 2;
+			raw_addr = strtoull(argv[optind++], NULL, 0);
+			break;
+		default:
+			return 2;
+		}
+	}
+	if (system("command -v trc_pkt_lister >/dev/null 2>&1")) {
+		printf("trc_pkt_lister not found (libopencsd-bin)\n");
+		return 77;
+	}
+	if ((raw && access(raw, R_OK)) || (!raw && (!elf || access(elf, R_OK)))) {
+		printf("no image %s\n", raw ? raw : elf ? elf : "(none given)");
+		return 77;
+	}
+	ret = elf ? image_load_elf(&img, elf, err, sizeof(err))
+		  : image_load_raw(&img, raw, raw_addr, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
+	total = (size_t)seeds * N_CFG;
+	u = calloc(total, sizeof(*u));
+	if (!u)
+		return 1;
+	for (i = 0; i < total; i++) {
+		u[i].seed = 1 + i / N_CFG;
+		u[i].cfg = (unsigned int)(i % N_CFG);
+	}
+	mkdir(workdir, 0755);
+	for (done = 0; done < total; done += BATCH, batch++) {
+		size_t n = total - done < BATCH ? total - done : BATCH;
+
+		snprintf(dir, sizeof(dir), "%s/batch%zu", workdir, batch);
+		ret = run_batch(&img, dir, u + done, n, etb_size, 0x5eed + batch, &lister_errors);
+		if (ret < 0) {
+			fprintf(stderr, "%s: %s\n", dir, strerror(-ret));
+			bad++;
+			break;
+		}
+		bad += ret;
+	}
+	for (i = 0, done = 0; i < total; i++) {
+		done += u[i].got.n;
+		partial += u[i].got.n && u[i].got.n < u[i].want.n;
+	}
+	printf("%" PRIu64 " seeds x %d configurations = %zu trace units in %zu snapshots%s: "
+	       "%zu ranges decoded, %zu units partly, %d units differ, %u decoder errors\n",
+	       seeds, N_CFG, total, batch, etb_size ? " (wrapped ETB)" : "", done, partial, bad,
+	       lister_errors);
+	/* A wrapped sink must have cut some paths, and the decoder resynchronised. */
+	if (etb_size && !partial)
+		bad++;
+	for (i = 0; i < total; i++) {
+		free(u[i].want.r);
+		free(u[i].got.r);
+	}
+	free(u);
+	image_free(&img);
+	return bad || (lister_errors && !etb_size) ? 1 : 0;
+}

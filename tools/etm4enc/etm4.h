@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * etm4enc: ETMv4 instruction trace packet encoder (IHI0064 chapter 6).
+ *
+ * Models one trace unit: an ETMv4.0 with 64-bit IS0 addresses, 32-bit context
+ * IDs, 8-bit VMIDs, a 12-bit cycle counter, no speculation (TRCIDR8.MAXSPEC
+ * = 0) and TRCIDR0.COMMOPT = 1, tracing AArch64 code. Feed it the path one
+ * step at a time; it appends the packets to its byte stream.
+ */
+#ifndef ETM4ENC_ETM4_H
+#define ETM4ENC_ETM4_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "path.h"
+
+#define ETM4_RS_DEPTH 15
+
+struct etm4_cfg {
+	uint8_t trace_id;	/* 0x01..0x6f */
+	bool cycle_count;	/* TRCCONFIGR.CCI */
+	bool ctxid;		/* TRCCONFIGR.CID */
+	bool vmid;		/* TRCCONFIGR.VMID */
+	bool retstack;		/* TRCCONFIGR.RS */
+	bool exact_match;	/* use Exact Match Address packets */
+	uint32_t sync_period;	/* bytes of trace between A-sync + Trace Info */
+	uint64_t seed;		/* atom grouping and cycle counts */
+};
+
+/* The register values a decoder needs, consistent with what is encoded. */
+struct etm4_regs {
+	uint64_t trcconfigr;
+	uint64_t trctraceidr;
+	uint64_t trcidr0;
+	uint64_t trcidr1;
+	uint64_t trcidr2;
+	uint64_t trcidr8;
+	uint64_t trcauthstatus;
+};
+
+struct etm4_enc {
+	struct etm4_cfg cfg;
+	struct buf out;		/* the trace unit's byte stream */
+	uint64_t drained;	/* bytes handed out by etm4_drain() */
+	uint64_t sync_at;	/* stream offset of the last synchronisation */
+	uint64_t hist[3];	/* address history, [0] the most recent */
+	uint64_t rs[ETM4_RS_DEPTH];
+	unsigned int rs_n;
+	uint32_t atoms;		/* pending atoms, bit 0 the oldest, 1 = E */
+	unsigned int n_atoms;
+	unsigned int atom_limit;
+	uint64_t rng;
+	uint32_t ctxid;		/* context last traced */
+	uint8_t el;
+	uint8_t vmid;
+	bool started;
+	/* statistics */
+	uint64_t n_packets;
+};
+
+void etm4_regs(const struct etm4_cfg *cfg, struct etm4_regs *regs);
+
+void etm4_init(struct etm4_enc *e, const struct etm4_cfg *cfg);
+void etm4_free(struct etm4_enc *e);
+/* Trace starts: A-sync, Trace Info, Trace On, address and context of @pc. */
+void etm4_start(struct etm4_enc *e, uint64_t pc, uint8_t el, uint32_t ctxid);
+/* Trace one step of the path (its range ends in a P0 element or exception). */
+void etm4_step(struct etm4_enc *e, const struct step *s);
+/* Emit whatever is pending (atoms) so that a decoder sees every step. */
+void etm4_flush(struct etm4_enc *e);
+/* Forget the bytes of out (the caller has consumed them). */
+void etm4_drain(struct etm4_enc *e);
+
+#endif

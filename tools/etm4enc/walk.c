@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * etm4enc: random walks and call-chain paths over a program image.
+ */
+#include "walk.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "a64.h"
+#include "rng.h"
+
+#define MAX_RUN 4096		/* sequential instructions before we interrupt */
+
+void walk_init(struct walker *w, const struct image *img, uint64_t seed)
+{
+	memset(w, 0, sizeof(*w));
+	w->img = img;
+	w->rng = seed * 0x2545f4914f6cdd1dull + 1;
+	w->el = 1;
+	w->ctxid = (uint32_t)rng_below(&w->rng, 4096);
+	w->exc_one_in = 300;
+	w->pc = 0;
+}
+
+static bool in_image(const struct image *img, uint64_t addr)
+{
+	uint32_t insn;
+
+	return image_read32(img, addr, &insn);
+}
+
+/* A random place to start or to go to: a function, or any instruction. */
+static uint64_t random_target(struct walker *w)
+{
+	const struct image *img = w->img;
+	const struct img_seg *s;
+
+	if (img->n_syms && rng_below(&w->rng, 8))
+		return img->syms[rng_below(&w->rng, img->n_syms)].addr;
+	s = &img->segs[rng_below(&w->rng, img->n_segs)];
+	return s->vaddr + 4 * rng_below(&w->rng, s->len / 4);
+}
+
+static void push_call(struct walker *w, uint64_t ret)
+{
+	if (w->n_calls == WALK_STACK) {
+		memmove(w->calls, w->calls + 1, (WALK_STACK - 1) * sizeof(w->calls[0]));
+		w->n_calls--;
+	}
+	w->calls[w->n_calls++] = ret;
+}
+
+/*
+ * An exception taken before the instruction at @pc: @resumable ones are
+ * remembered so that a later ERET returns there.
+ */
+static void take_exception(struct walker *w, struct step *s, uint64_t pc, bool resumable)
+{
+	static const uint8_t types[] = {
+		ETM4_EXC_IRQ, ETM4_EXC_IRQ, ETM4_EXC_IRQ, ETM4_EXC_FIQ,
+		ETM4_EXC_DATA_FAULT, ETM4_EXC_TRAP,
+	};
+
+	s->end = STEP_EXCEPTION;
+	s->n_instr = (uint32_t)((pc - s->start) / 4);
+	s->exc_type = types[rng_below(&w->rng, sizeof(types))];
+	if (resumable && w->n_excs < 8) {
+		w->excs[w->n_excs] = pc;
+		w->exc_el[w->n_excs] = w->el;
+		w->exc_ctxid[w->n_excs] = w->ctxid;
+		w->n_excs++;
+	}
+	w->el = 1;
+	s->target = w->vector ? w->vector : random_target(w);
+}
+
+static void do_branch(struct walker *w, struct step *s, const struct a64_insn *in,
+		      uint64_t pc)
+{
+	s->taken = 1;
+	switch (in->kind) {
+	case A64_BCOND:
+		s->taken = (uint8_t)rng_below(&w->rng, 2);
+		if (s->taken && !in_image(w->img, in->target))
+			s->taken = 0;
+		else if (!s->taken && !in_image(w->img, pc + 4))
+			s->taken = 1;
+		s->target = s->taken ? in->target : pc + 4;
+		break;
+	case A64_BL:
+		push_call(w, pc + 4);
+		/* fall through */
+	case A64_B:
+	case A64_ISB:
+		s->target = in->target;
+		break;
+	case A64_BLR:
+		push_call(w, pc + 4);
+		/* fall through */
+	case A64_BR:
+		s->target = random_target(w);
+		break;
+	case A64_RET:
+		s->target = w->n_calls ? w->calls[--w->n_calls] : random_target(w);
+		break;
+	case A64_ERET:
+		if (w->n_excs) {
+			w->n_excs--;
+			s->target = w->excs[w->n_excs];
+			w->el = w->exc_el[w->n_excs];
+			w->ctxid = w->exc_ctxid[w->n_excs];
+			if (w->change_ctxid && !rng_below(&w->rng, 4))
+				w->ctxid = (uint32_t)rng_below(&w->rng, 1u << 16);
+		} else {
+			s->target = random_target(w);
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+bool walk_next(struct walker *w, struct step *s)
+{
+	uint64_t pc;
+
+	if (!w->pc)
+		w->pc = random_target(w);
+	pc = w->pc;
+	memset(s, 0, sizeof(*s));
+	s->start = pc;
+	for (;;) {
+		struct a64_insn in;
+		uint32_t insn;
+		bool dead;
+
+		if (!image_read32(w->img, pc, &insn)) {
+			take_exception(w, s, pc, false);
+			break;
+		}
+		if ((pc != s->start && !rng_below(&w->rng, w->exc_one_in)) ||
+		    pc - s->start >= 4ull * MAX_RUN) {
+			take_exception(w, s, pc, true);
+			break;
+		}
+		a64_classify(insn, pc, &in);
+		if (!a64_is_p0(in.kind)) {
+			pc += 4;
+			continue;
+		}
+		/* Direct branches that leave the image, or spin on themselves. */
+		dead = (in.kind == A64_B || in.kind == A64_BL) &&
+		       (!in_image(w->img, in.target) || in.target == pc);
+		dead |= in.kind == A64_BCOND && !in_image(w->img, in.target) &&
+			!in_image(w->img, pc + 4);
+		if (dead) {
+			take_exception(w, s, pc, false);
+			break;
+		}
+		s->end = STEP_BRANCH;
+		s->kind = (uint8_t)in.kind;
+		s->n_instr = (uint32_t)((pc - s->start) / 4 + 1);
+		do_branch(w, s, &in, pc);
+		break;
+	}
+	s->el = w->el;
+	s->ctxid = w->ctxid;
+	w->pc = s->target;
+	return true;
+}
