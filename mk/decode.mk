@@ -44,3 +44,5 @@ check-decode-roundtrip: $(DECODE_CSDUMP)
 check-decode-symbols: $(DECODE_PROBE)
 	@$(DECODE_ENV) $(HARNESS) decode-symbols tests/decode/symbols.sh \
 		$(DECODE_PROBE) $(CC) $(DECODE_WORK)/symbols
+
+CHECKS += $(DECODE_ORACLE_CHECKS) check-decode-ds5 check-decode-roundtrip check-decode-symbols
