@@ -23,11 +23,11 @@ UNIT_TESTS   := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 # $(call host_variant,DIR,EXTRA_FLAGS): rules for one build of the library,
 # the CLI and the unit test programs under DIR.
 define host_variant
-$(1)/obj/%.o: src/%.c $(DEPS_STAMP)
+$(1)/obj/%.o: src/%.c | $(DEPS_STAMP)
 	@mkdir -p $$(@D)
 	$$(CC) $$(CSTD) $$(WARN) $$(CFLAGS) $(2) $$(HOST_CPPFLAGS) -MMD -MP -c -o $$@ $$<
 
-$(1)/obj/tests/%.o: tests/unit/%.c $(DEPS_STAMP)
+$(1)/obj/tests/%.o: tests/unit/%.c | $(DEPS_STAMP)
 	@mkdir -p $$(@D)
 	$$(CC) $$(CSTD) $$(WARN) $$(CFLAGS) $(2) $$(HOST_CPPFLAGS) -Itests/unit -MMD -MP -c -o $$@ $$<
 
@@ -66,4 +66,11 @@ install: $(HOST)/csdump
 .PHONY: check-unit-snapshot
 check-unit-snapshot: $(HOST_SAN)/tests/test_snapshot
 	@$(HARNESS) unit-snapshot env $(SAN_ENV) $< $(SHARED)/traces
-CHECKS += check-unit-snapshot
+.PHONY: check-unit-cs-frame check-perf-juno
+check-unit-cs-frame: $(HOST_SAN)/tests/test_cs_frame
+	@$(HARNESS) unit-cs-frame env $(SAN_ENV) $<
+# Stock perf and trc_pkt_lister on the real Juno capture (skips without ../shared).
+check-perf-juno: $(HOST_SAN)/csdump
+	@$(HARNESS) perf-juno env $(SAN_ENV) /usr/bin/python3 tests/unit/perf_juno.py $< $(SHARED)/traces
+
+CHECKS += check-unit-snapshot check-unit-cs-frame check-perf-juno

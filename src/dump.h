@@ -57,6 +57,8 @@ struct csd_dump {
 	size_t n_segs;
 	uint64_t kernel_text;	/* runtime address of _text, 0 if unknown */
 	uint64_t kaslr_offset;	/* KERNELOFFSET from VMCOREINFO, 0 if none */
+	uint64_t kernel_stext;	/* runtime address of _stext, 0 if unknown */
+	char osrelease[65];	/* OSRELEASE from VMCOREINFO, "" if unknown */
 };
 
 void csd_dump_free(struct csd_dump *d);

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * csdump: CoreSight trace formatter frames (CoreSight Architecture
+ * Specification v3.0, D4: 16-byte frames, even bytes carrying a trace ID
+ * change or data with its low bit in byte 15, odd bytes data).
+ */
+#ifndef CSD_CS_FRAME_H
+#define CSD_CS_FRAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define CSD_FRAME_SIZE		16
+#define CSD_TRACE_ID_MAX	0x70	/* IDs 0x70-0x7f are reserved, 0 is null */
+
+/* The byte streams of each trace ID, demultiplexed from a formatted buffer. */
+struct csd_streams {
+	uint8_t *data[CSD_TRACE_ID_MAX];
+	size_t len[CSD_TRACE_ID_MAX];
+	size_t cap[CSD_TRACE_ID_MAX];
+	size_t n_frames;	/* frames read */
+	size_t n_sync;		/* frames of four frame syncs (barriers) skipped */
+	size_t n_dropped;	/* bytes before the first ID, or of a reserved ID */
+};
+
+/*
+ * Split @len bytes of frames (a trailing partial frame is ignored) into @s
+ * (zeroed by the caller, freed with csd_streams_free()).  A frame holding
+ * four frame-sync words (0x7fffffff, the barrier the TMC driver and the
+ * kdump series write where a wrapped buffer starts) resets the current ID.
+ * Returns 0, or -1 when out of memory.
+ */
+int csd_frames_demux(const uint8_t *buf, size_t len, struct csd_streams *s);
+void csd_streams_free(struct csd_streams *s);
+
+/*
+ * Format @len bytes of trace ID @id into frames; *@out is malloc'ed, its
+ * size (a multiple of 16) in *@out_len.  The last frame is padded with data
+ * for the null ID 0, which decoders discard.  Returns 0 or -1 (ENOMEM).
+ */
+int csd_frames_format(uint8_t id, const uint8_t *data, size_t len,
+		      uint8_t **out, size_t *out_len);
+
+#endif

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * csdump: an ELF file holding a capture's memory segments at their addresses,
+ * for tools that want a "vmlinux" (perf script -k, objdump, gdb).
+ */
+#ifndef CSD_ELFIMAGE_H
+#define CSD_ELFIMAGE_H
+
+#include "csd_err.h"
+#include "dump.h"
+
+/* How far apart the segments may lie: the gaps are part of .text. */
+#define CSD_ELFIMAGE_MAX_SPAN	(1ull << 30)
+
+/*
+ * Write @d's segments to @path (atomically) as an AArch64 ELF executable:
+ * one PT_LOAD per segment and one .text section spanning them all (gaps read
+ * as zeros), with a `_text` symbol at its start (perf relocates the kernel
+ * map by it, see csd_perf_write_cs_etm()) and one function symbol per
+ * segment, named after its source.  Segments that overlap an earlier one are
+ * clipped and reported; CSD_ERR_FORMAT if there are none or they span more
+ * than CSD_ELFIMAGE_MAX_SPAN.
+ */
+enum csd_err csd_elfimage_write(const struct csd_dump *d, const char *path);
+
+#endif
