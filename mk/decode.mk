@@ -23,7 +23,8 @@ $(DECODE_PROBE): tests/decode/probe.c $(DECODE_LIB)
 DECODE_ORACLE_TRACES := juno_r1_1 juno-uname-001 a57_single_step
 DECODE_ORACLE_CHECKS := $(addprefix check-decode-oracle-,$(DECODE_ORACLE_TRACES))
 
-.PHONY: $(DECODE_ORACLE_CHECKS) check-decode-ds5 check-decode-roundtrip check-decode-symbols
+.PHONY: $(DECODE_ORACLE_CHECKS) check-decode-ds5 check-decode-roundtrip check-decode-symbols \
+	check-decode-text
 
 # Per trace ID the same ranges, NACCs and exceptions as trc_pkt_lister -decode.
 $(DECODE_ORACLE_CHECKS): check-decode-oracle-%: $(DECODE_CSDUMP)
@@ -40,9 +41,15 @@ check-decode-roundtrip: $(DECODE_CSDUMP)
 	@$(DECODE_ENV) $(HARNESS) decode-snapshot-roundtrip tests/decode/roundtrip.sh \
 		$(DECODE_CSDUMP) $(DECODE_TRACES)/juno_r1_1 $(abspath $(DECODE_WORK))/roundtrip
 
+# The text report's newest ranges per CPU are trc_pkt_lister's newest ranges.
+check-decode-text: $(DECODE_CSDUMP)
+	@$(DECODE_ENV) $(HARNESS) decode-text tests/decode/text.sh \
+		$(DECODE_CSDUMP) $(DECODE_TRACES)/juno_r1_1 $(abspath $(DECODE_WORK))/text
+
 # Symbols, source lines and the vmlinux image against nm, addr2line, readelf.
 check-decode-symbols: $(DECODE_PROBE)
 	@$(DECODE_ENV) $(HARNESS) decode-symbols tests/decode/symbols.sh \
 		$(DECODE_PROBE) $(CC) $(DECODE_WORK)/symbols
 
-CHECKS += $(DECODE_ORACLE_CHECKS) check-decode-ds5 check-decode-roundtrip check-decode-symbols
+CHECKS += $(DECODE_ORACLE_CHECKS) check-decode-ds5 check-decode-roundtrip check-decode-symbols \
+	check-decode-text

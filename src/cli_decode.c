@@ -19,6 +19,7 @@
 #include "diag.h"
 #include "dump.h"
 #include "image.h"
+#include "input.h"
 #include "snapshot.h"
 #include "symbols.h"
 
@@ -143,7 +144,7 @@ static int decode_parse(int argc, char **argv, struct decode_args *a)
 				goto bad;
 			break;
 		case 'h':
-			fputs(decode_usage, stdout);
+			printf("%s%s", decode_usage, csd_exit_codes_help);
 			return 0;
 		default:
 			goto usage;
@@ -164,28 +165,24 @@ usage:
 	return CSD_EXIT_USAGE;
 }
 
-/* A snapshot directory, an extract directory or a vmcore into @d. */
-static enum csd_err input_load(const char *input, struct csd_dump *d)
-{
-	if (csd_snapshot_is_dir(input))
-		return csd_snapshot_read(input, d);
-	csd_error("%s: not an OpenCSD snapshot directory (snapshot.ini)", input);
-	return CSD_ERR_USAGE;
-}
-
-/* Input + (for an input without memory) vmlinux's code; 0 or an exit code. */
+/*
+ * Any input (vmcore, extract directory, snapshot) into @d, plus vmlinux's
+ * code when the input carries no memory of its own.  Returns an exit code:
+ * 0, CSD_EXIT_PARTIAL (some records skipped) or a failure.
+ */
 static int load(const char *input, const char *vmlinux, struct csd_dump *d)
 {
-	enum csd_err err = input_load(input, d);
+	struct csd_input_status st = { 0 };
+	enum csd_err err = csd_input_load(input, d, &st);
 
 	if (err != CSD_OK)
-		return CSD_EXIT_INPUT;
+		return csd_exit_code(err);
 	if (vmlinux && !d->n_segs) {
 		err = csd_image_add_vmlinux(d, vmlinux, d->kaslr_offset);
 		if (err != CSD_OK)
-			return CSD_EXIT_INPUT;
+			return csd_exit_code(err);
 	}
-	return 0;
+	return st.partial ? CSD_EXIT_PARTIAL : CSD_EXIT_OK;
 }
 
 int csd_cmd_decode(int argc, char **argv)
@@ -197,14 +194,16 @@ int csd_cmd_decode(int argc, char **argv)
 	struct progress pr = { 0 };
 	struct decode_args a;
 	enum csd_err err;
-	int rc;
+	int rc, partial;
 
 	rc = decode_parse(argc, argv, &a);
 	if (rc >= 0)
 		return rc;
-	rc = load(a.input, a.vmlinux, &d);
-	if (rc)
+	partial = load(a.input, a.vmlinux, &d);
+	if (partial && partial != CSD_EXIT_PARTIAL) {
+		rc = partial;
 		goto out;
+	}
 	rc = CSD_EXIT_INPUT;
 	if (!d.n_segs)
 		csd_warn("%s: no program image (give --vmlinux): only gaps and addresses "
@@ -228,8 +227,7 @@ int csd_cmd_decode(int argc, char **argv)
 		csd_error("writing the output failed");
 		goto out;
 	}
-	if (err == CSD_OK)
-		rc = 0;
+	rc = err == CSD_OK ? partial : csd_exit_code(err);
 out:
 	csd_render_free(r);
 	csd_syms_free(syms);
@@ -261,7 +259,7 @@ int csd_cmd_snapshot(int argc, char **argv)
 			vmlinux = optarg;
 			break;
 		case 'h':
-			fputs(snapshot_usage, stdout);
+			printf("%s%s", snapshot_usage, csd_exit_codes_help);
 			return 0;
 		default:
 			fputs(snapshot_usage, stderr);
@@ -273,8 +271,14 @@ int csd_cmd_snapshot(int argc, char **argv)
 		return CSD_EXIT_USAGE;
 	}
 	rc = load(argv[optind], vmlinux, &d);
-	if (!rc && csd_snapshot_write(&d, out) != CSD_OK)
-		rc = CSD_EXIT_INPUT;
+	if (!rc || rc == CSD_EXIT_PARTIAL) {
+		enum csd_err err = csd_snapshot_write(&d, out);
+
+		if (err != CSD_OK)
+			rc = csd_exit_code(err);
+		else
+			printf("snapshot: %s (trc_pkt_lister -ss_dir %s -decode)\n", out, out);
+	}
 	csd_dump_free(&d);
 	return rc;
 }

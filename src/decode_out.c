@@ -396,9 +396,11 @@ static int text_event(struct csd_render *r, const struct csd_ev *ev)
 	return 0;
 }
 
+/* " name+0xoff" into @buf, or "" when @addr has no symbol. */
 static void text_sym(struct csd_render *r, char *buf, size_t len, uint64_t addr)
 {
-	if (!csd_syms_format(r->syms, addr, buf, len))
+	buf[0] = ' ';
+	if (!csd_syms_format(r->syms, addr, buf + 1, len - 1))
 		buf[0] = '\0';
 }
 
@@ -412,11 +414,11 @@ static void text_entry(struct csd_render *r, const struct entry *e)
 	switch (e->kind) {
 	case CSD_EV_RANGE:
 		text_sym(r, a, sizeof(a), e->start);
-		fprintf(r->f, "  %016" PRIx64 "-%016" PRIx64 " %6" PRIu32 " instr  %s",
+		fprintf(r->f, "  %016" PRIx64 "-%016" PRIx64 " %6" PRIu32 " instr %s",
 			e->start, e->end, e->n_instr, a);
 		if (e->n_ranges > 1) {
 			text_sym(r, b, sizeof(b), e->end - 4);
-			fprintf(r->f, " .. %s (%" PRIu32 " ranges)", b, e->n_ranges);
+			fprintf(r->f, " ..%s (%" PRIu32 " ranges)", b, e->n_ranges);
 		}
 		if (r->lines && csd_syms_line(r->syms, e->start, &file, &line))
 			fprintf(r->f, "  %s:%d", file, line);
@@ -425,20 +427,20 @@ static void text_entry(struct csd_render *r, const struct entry *e)
 	case CSD_EV_NACC:
 		text_sym(r, a, sizeof(a), e->start);
 		if (e->n_ranges == 1) {
-			fprintf(r->f, "  %016" PRIx64 " %23s %s (code not in the image)\n",
-				e->start, "", a);
+			fprintf(r->f, "  -- branch to code not in the image: %016" PRIx64 "%s\n",
+				e->start, a);
 			break;
 		}
 		text_sym(r, b, sizeof(b), e->end);
 		fprintf(r->f, "  -- %" PRIu32 " branches to code not in the image: %016" PRIx64
-			" %s .. %016" PRIx64 " %s\n", e->n_ranges, e->start, a, e->end, b);
+			"%s .. %016" PRIx64 "%s\n", e->n_ranges, e->start, a, e->end, b);
 		break;
 	case CSD_EV_EXCEPTION:
 		name = csd_exception_name(e->number);
 		fprintf(r->f, "  -- exception %" PRIu32 " (%s)", e->number, name ? name : "?");
 		if (e->end) {
 			text_sym(r, a, sizeof(a), e->end);
-			fprintf(r->f, ", returns to %016" PRIx64 " %s", e->end, a);
+			fprintf(r->f, ", returns to %016" PRIx64 "%s", e->end, a);
 		}
 		fputc('\n', r->f);
 		break;
@@ -488,10 +490,14 @@ static void text_report(struct csd_render *r)
 			fprintf(r->f, "CPU %d", st->cpu);
 		else
 			fprintf(r->f, "CPU ?");
-		fprintf(r->f, " (trace ID 0x%02zx): %" PRIu64 " ranges, %" PRIu64
-			" instructions; %s %zu entries, newest last:\n",
-			(size_t)(st - r->ids), st->ranges, st->instrs,
-			r->last ? "the last" : "all", st->count);
+		fprintf(r->f, " (trace ID 0x%02zx): %" PRIu64 " ranges, %" PRIu64 " instructions",
+			(size_t)(st - r->ids), st->ranges, st->instrs);
+		if (!st->count) {
+			fprintf(r->f, "; no trace\n");
+			continue;
+		}
+		fprintf(r->f, "; %s %zu entries, newest last:\n", r->last ? "the last" : "all",
+			st->count);
 		for (k = 0; k < st->count; k++)
 			text_entry(r, &st->ring[(st->head + k) % st->cap]);
 	}
