@@ -62,4 +62,9 @@ check-enc-roundtrip-etb: $(ENC_SAN)/enc_roundtrip $(ENC)/prog.elf
 check-enc-roundtrip-juno: $(ENC_SAN)/enc_roundtrip
 	@$(HARNESS) enc-roundtrip-juno env $(ENC_SAN_ENV) $< -s 200 -w $(ENC)/rt-juno \
 		-r $(SHARED)/traces/juno_r1_1/kernel_dump.bin 0xFFFFFFC000081000
-CHECKS += check-enc-roundtrip check-enc-roundtrip-etb check-enc-roundtrip-juno
+
+# The CLI along a call chain, decoded by trc_pkt_lister, checked against nm.
+.PHONY: check-enc-sympath
+check-enc-sympath: $(ENC_SAN)/etm4enc $(ENC)/prog.elf
+	@$(HARNESS) enc-sympath env $(ENC_SAN_ENV) tests/encoder/sympath.sh $< $(ENC)/prog.elf $(ENC)/sympath
+CHECKS += check-enc-roundtrip check-enc-roundtrip-etb check-enc-roundtrip-juno check-enc-sympath

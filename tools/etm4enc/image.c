@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "image.h"
 
+#include "a64.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -14,6 +16,29 @@
 #define EM_AARCH64 183
 #endif
 
+static int index_seg(struct img_seg *s)
+{
+	size_t n = s->len / 4, i;
+	uint32_t next = (uint32_t)n;
+
+	if (n >= UINT32_MAX)
+		return -EFBIG;
+	s->next_p0 = malloc((n ? n : 1) * sizeof(*s->next_p0));
+	if (!s->next_p0)
+		return -ENOMEM;
+	for (i = n; i-- > 0;) {
+		const uint8_t *p = s->data + 4 * i;
+		struct a64_insn in;
+
+		a64_classify((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+			     (uint32_t)p[3] << 24, s->vaddr + 4 * i, &in);
+		if (a64_is_p0(in.kind))
+			next = (uint32_t)i;
+		s->next_p0[i] = next;
+	}
+	return 0;
+}
+
 static int add_seg(struct image *img, uint64_t vaddr, const void *data, size_t len)
 {
 	struct img_seg *s = realloc(img->segs, (img->n_segs + 1) * sizeof(*s));
@@ -22,6 +47,7 @@ static int add_seg(struct image *img, uint64_t vaddr, const void *data, size_t l
 		return -ENOMEM;
 	img->segs = s;
 	s = &img->segs[img->n_segs];
+	s->next_p0 = NULL;
 	s->data = malloc(len ? len : 1);
 	if (!s->data)
 		return -ENOMEM;
@@ -29,7 +55,7 @@ static int add_seg(struct image *img, uint64_t vaddr, const void *data, size_t l
 	s->vaddr = vaddr;
 	s->len = len;
 	img->n_segs++;
-	return 0;
+	return index_seg(s);
 }
 
 static int sym_cmp(const void *a, const void *b)
@@ -206,8 +232,10 @@ void image_free(struct image *img)
 {
 	size_t i;
 
-	for (i = 0; i < img->n_segs; i++)
+	for (i = 0; i < img->n_segs; i++) {
 		free(img->segs[i].data);
+		free(img->segs[i].next_p0);
+	}
 	for (i = 0; i < img->n_syms; i++)
 		free(img->syms[i].name);
 	free(img->segs);
@@ -215,7 +243,7 @@ void image_free(struct image *img)
 	memset(img, 0, sizeof(*img));
 }
 
-bool image_read32(const struct image *img, uint64_t addr, uint32_t *w)
+const struct img_seg *image_seg(const struct image *img, uint64_t addr)
 {
 	size_t i;
 
@@ -223,15 +251,22 @@ bool image_read32(const struct image *img, uint64_t addr, uint32_t *w)
 		const struct img_seg *s = &img->segs[i];
 		uint64_t off = addr - s->vaddr;
 
-		if (addr >= s->vaddr && off < s->len && s->len - off >= 4) {
-			const uint8_t *p = s->data + off;
-
-			*w = (uint32_t)p[0] | (uint32_t)p[1] << 8 |
-			     (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-			return true;
-		}
+		if (addr >= s->vaddr && off < s->len && s->len - off >= 4)
+			return s;
 	}
-	return false;
+	return NULL;
+}
+
+bool image_read32(const struct image *img, uint64_t addr, uint32_t *w)
+{
+	const struct img_seg *s = image_seg(img, addr);
+	const uint8_t *p;
+
+	if (!s)
+		return false;
+	p = s->data + (addr - s->vaddr);
+	*w = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	return true;
 }
 
 const struct img_sym *image_sym_by_name(const struct image *img, const char *name)

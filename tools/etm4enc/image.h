@@ -14,6 +14,9 @@ struct img_seg {
 	uint64_t vaddr;
 	uint8_t *data;
 	size_t len;
+	/* For each instruction slot i: the slot of the next P0 instruction at
+	 * or after i (len / 4 if none): walks skip straight to branches. */
+	uint32_t *next_p0;
 };
 
 struct img_sym {
@@ -38,6 +41,8 @@ void image_free(struct image *img);
 
 /* Read the instruction word at @addr; false when outside the image. */
 bool image_read32(const struct image *img, uint64_t addr, uint32_t *w);
+/* The segment holding the instruction at @addr, or NULL. */
+const struct img_seg *image_seg(const struct image *img, uint64_t addr);
 const struct img_sym *image_sym_by_name(const struct image *img, const char *name);
 /* End address (exclusive) of @s: its size, or the next symbol / segment end. */
 uint64_t image_sym_end(const struct image *img, const struct img_sym *s);

@@ -37,7 +37,7 @@ static void usage(FILE *f)
 		"  --cpus N              trace units, trace IDs 0x10.. (default 1)\n"
 		"  --seed N              random walk seed (default 1)\n"
 		"  --steps N             random walk length per CPU (default 5000)\n"
-		"  --size BYTES          benchmark: walk until the sink holds BYTES\n"
+		"  --size BYTES          benchmark: random walks until a sink of BYTES is full\n"
 		"  --etb-size BYTES      circular sink of this size (wraps, barrier)\n"
 		"  --cc --ctxid --vmid --exact-match --no-retstack --no-ctxid\n"
 		"  --sync-period BYTES   A-sync + Trace Info period (default 1024)\n"
@@ -241,7 +241,8 @@ int main(int argc, char **argv)
 	g.n_cpus = o.cpus;
 	g.size = o.size;
 	g.rng = o.seed;
-	cstf_init(&g.fmt, o.etb_size);
+	/* --size alone: a circular sink of exactly that size, like a full ETR. */
+	cstf_init(&g.fmt, o.etb_size ? o.etb_size : o.size);
 	for (i = 0; i < o.cpus; i++) {
 		struct etm4_cfg cfg = {
 			.trace_id = (uint8_t)(0x10 + i), .cycle_count = o.cc, .ctxid = o.ctxid,

@@ -123,49 +123,62 @@ static void do_branch(struct walker *w, struct step *s, const struct a64_insn *i
 	}
 }
 
+static void rearm(struct walker *w)
+{
+	w->exc_countdown = 1 + rng_below(&w->rng, 2ull * w->exc_one_in);
+}
+
 bool walk_next(struct walker *w, struct step *s)
 {
-	uint64_t pc;
+	const struct img_seg *seg;
+	struct a64_insn in;
+	uint64_t pc, run;
+	uint32_t insn = 0;
+	size_t slot;
+	bool dead;
 
 	if (!w->pc)
 		w->pc = random_target(w);
-	pc = w->pc;
+	if (!w->exc_countdown)
+		rearm(w);
 	memset(s, 0, sizeof(*s));
-	s->start = pc;
-	for (;;) {
-		struct a64_insn in;
-		uint32_t insn;
-		bool dead;
-
-		if (!image_read32(w->img, pc, &insn)) {
-			take_exception(w, s, pc, false);
-			break;
-		}
-		if ((pc != s->start && !rng_below(&w->rng, w->exc_one_in)) ||
-		    pc - s->start >= 4ull * MAX_RUN) {
-			take_exception(w, s, pc, true);
-			break;
-		}
-		a64_classify(insn, pc, &in);
-		if (!a64_is_p0(in.kind)) {
-			pc += 4;
-			continue;
-		}
-		/* Direct branches that leave the image, or spin on themselves. */
-		dead = (in.kind == A64_B || in.kind == A64_BL) &&
-		       (!in_image(w->img, in.target) || in.target == pc);
-		dead |= in.kind == A64_BCOND && !in_image(w->img, in.target) &&
-			!in_image(w->img, pc + 4);
-		if (dead) {
-			take_exception(w, s, pc, false);
-			break;
-		}
-		s->end = STEP_BRANCH;
-		s->kind = (uint8_t)in.kind;
-		s->n_instr = (uint32_t)((pc - s->start) / 4 + 1);
-		do_branch(w, s, &in, pc);
-		break;
+	s->start = w->pc;
+	seg = image_seg(w->img, s->start);
+	if (!seg) {
+		take_exception(w, s, s->start, false);
+		goto out;
 	}
+	/* Sequential instructions up to the next P0 instruction. */
+	slot = (size_t)(s->start - seg->vaddr) / 4;
+	run = seg->next_p0[slot] - slot;
+	if (w->exc_countdown <= run || run >= MAX_RUN) {
+		run = w->exc_countdown <= run ? w->exc_countdown : MAX_RUN;
+		rearm(w);
+		take_exception(w, s, s->start + 4 * run, true);
+		goto out;
+	}
+	w->exc_countdown -= run + 1;
+	pc = s->start + 4 * run;
+	if (!image_read32(w->img, pc, &insn)) {
+		/* The segment ends before any branch. */
+		take_exception(w, s, pc, false);
+		goto out;
+	}
+	a64_classify(insn, pc, &in);
+	/* Direct branches that leave the image, or spin on themselves. */
+	dead = (in.kind == A64_B || in.kind == A64_BL) &&
+	       (!in_image(w->img, in.target) || in.target == pc);
+	dead |= in.kind == A64_BCOND && !in_image(w->img, in.target) &&
+		!in_image(w->img, pc + 4);
+	if (dead) {
+		take_exception(w, s, pc, false);
+		goto out;
+	}
+	s->end = STEP_BRANCH;
+	s->kind = (uint8_t)in.kind;
+	s->n_instr = (uint32_t)(run + 1);
+	do_branch(w, s, &in, pc);
+out:
 	s->el = w->el;
 	s->ctxid = w->ctxid;
 	w->pc = s->target;

@@ -32,7 +32,8 @@ struct walker {
 	uint8_t el;
 	uint32_t ctxid;
 	bool change_ctxid;		/* an ERET may switch the context ID */
-	unsigned int exc_one_in;	/* interrupt probability per instruction */
+	unsigned int exc_one_in;	/* mean instructions between interrupts */
+	uint64_t exc_countdown;		/* instructions until the next one */
 	uint64_t vector;		/* where exceptions go; 0: a random function */
 };
 

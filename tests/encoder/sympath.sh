@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# sympath.sh ETM4ENC PROG_ELF WORKDIR: the etm4enc tool along a call chain.
+# CPU 0 follows _start -> run -> op_a (through a function pointer) ->
+# classify -> fib; CPUs 1 and 2 walk at random. trc_pkt_lister must decode
+# exactly the ranges etm4enc says it encoded, for every trace ID, and CPU 0's
+# decode must enter each function of the chain (addresses from nm, not from
+# etm4enc) in order.
+set -eu
+enc=$1 elf=$2 dir=$3
+command -v trc_pkt_lister >/dev/null || { echo "trc_pkt_lister not installed"; exit 77; }
+chain="_start run op_a classify fib"
+rm -rf "$dir"
+"$enc" --elf "$elf" --path-symbols "${chain// /,}" --cpus 3 --steps 300 --seed 7 \
+	--etb-size 65536 --cc --ranges "$dir.ranges" -o "$dir"
+trc_pkt_lister -ss_dir "$dir/snapshot" -decode_only -logstdout >"$dir.lst"
+
+fail=0
+for id in 10 11 12; do
+	awk -v id="0x$id" '$2 == id { print $3, $4, $5 }' "$dir.ranges" >"$dir.want.$id"
+	sed -n "s/.*ID:$id;.*exec range=\(0x[0-9a-f]*\):\[\(0x[0-9a-f]*\)\] num_i(\([0-9]*\)).*/\1 \2 \3/p" \
+		"$dir.lst" >"$dir.got.$id"
+	n=$(wc -l <"$dir.want.$id")
+	if [ "$n" -eq 0 ] || ! cmp -s "$dir.want.$id" "$dir.got.$id"; then
+		echo "trace ID 0x$id: encoded and decoded ranges differ ($n encoded)"
+		diff "$dir.want.$id" "$dir.got.$id" | head -5
+		fail=1
+	else
+		echo "trace ID 0x$id: $n ranges, identical"
+	fi
+done
+
+# The chain, against the ELF's own symbol table.
+line=0
+for sym in $chain; do
+	addr=$(nm "$elf" | awk -v s="$sym" '$3 == s { print "0x" $1 }' | sed 's/0x0*/0x/')
+	at=$(awk -v a="$addr" -v from="$line" 'NR > from && $1 == a { print NR; exit }' "$dir.got.10")
+	if [ -z "$addr" ] || [ -z "$at" ]; then
+		echo "CPU 0: no range starting at $sym ($addr) after range $line"
+		fail=1
+		break
+	fi
+	echo "CPU 0: enters $sym ($addr) at range $at"
+	line=$at
+done
+
+size=$(stat -c %s "$dir/metadata.bin")
+[ "$size" -eq 240 ] || { echo "metadata.bin: $size bytes, want 3 x 80"; fail=1; }
+exit $fail
