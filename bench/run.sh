@@ -6,8 +6,10 @@
 #   (b) OpenCSD's C API, a callback that only counts (bench/ocsd_nop.c)
 #   (c) perf script on a perf.data of the same trace (`csdump perf`)
 #   (d) trc_pkt_lister -decode_only
-# Wall-clock seconds of each whole process, one run each, and what each
-# produced, so a peer that stopped early shows.  Ratios are against (b).
+# Wall-clock and CPU (user+system, all threads) seconds of each whole
+# process, one run each, and what each produced, so a peer that stopped
+# early shows.  Ratios are throughput against (b): above 1 is faster than
+# the C API; the CPU ratio is the one-core comparison.
 set -u
 csdump=$1 nop=$2 traces=$3 work=$4
 juno=$traces/juno_r1_1
@@ -32,34 +34,38 @@ fi
 syms=$work/juno-syms.elf
 [ -s "$syms" ] || "$here/mksyms.py" "$syms" 0xffffffc000080000 0xffffffc000800000 >/dev/null
 
-now() { date +%s.%N; }
-# timed OUTVAR CMD...: run CMD, its stdout to /dev/null, seconds into OUTVAR.
+# timed VAR CMD...: run CMD (stdout to /dev/null); VAR gets wall seconds,
+# VAR_cpu user+system seconds of the process and its threads.
 timed() {
-	local var=$1 t0 t1
+	local var=$1 t
 	shift
-	t0=$(now)
-	"$@" >/dev/null 2>"$work/stderr" || echo "bench: failed: $* ($(tail -n 1 "$work/stderr"))" >&2
-	t1=$(now)
-	printf -v "$var" '%.3f' "$(echo "$t1 - $t0" | bc)"
+	TIMEFORMAT='%R %U %S'
+	t=$( { time "$@" >/dev/null 2>"$work/stderr"; } 2>&1 ) ||
+		echo "bench: failed: $* ($(tail -n 1 "$work/stderr"))" >&2
+	t=$(echo "$t" | tail -n 1)
+	printf -v "$var" '%.3f' "${t%% *}"
+	printf -v "${var}_cpu" '%.3f' "$(echo "$t" | awk '{ print $2 + $3 }')"
 }
 
-row() {		# label seconds count what bytes base
-	local mbs ratio
+ratio() { echo "$1 $2" | awk '{ printf "%.2f", ($2 > 0) ? $1 / $2 : 0 }'; }
+
+row() {		# label wall cpu count what bytes base_wall base_cpu
 	if [ "$2" = - ]; then
-		printf '  %-44s %8s %9s %10s  %s\n' "$1" - - - "$4"
+		printf '  %-40s %7s %7s %8s %9s  %s\n' "$1" - - - - "$4"
 		return
 	fi
-	mbs=$(echo "scale=2; $5 / 1048576 / $2" | bc 2>/dev/null || echo inf)
-	ratio=$(echo "scale=2; $6 / $2" | bc 2>/dev/null || echo inf)
-	printf '  %-44s %8s %9s %10s  %-14s %5sx\n' "$1" "$2" "$mbs" "$3" "$4" "$ratio"
+	printf '  %-40s %7s %7s %8s %9s %-8s %5sx %5sx\n' "$1" "$2" "$3" \
+		"$(echo "$6 $2" | awk '{ printf "%.2f", $1 / 1048576 / $2 }')" "$4" "$5" \
+		"$(ratio "$7" "$2")" "$(ratio "$8" "$3")"
 }
 
 bench_one() {
-	local dir=$1 bytes ta tb tc td na nb nc nd elf pdata
+	local dir=$1 bytes ta tb tc td ta_cpu tb_cpu tc_cpu td_cpu na nb nc nd elf pdata
 	bytes=$(stat -L -c %s "$dir/cstrace.bin")
 	echo
 	echo "$(basename "$dir"): $bytes bytes of trace"
-	printf '  %-44s %8s %9s %10s  %-14s %6s\n' tool seconds "MiB/s" produced "" "vs (b)"
+	printf '  %-40s %7s %7s %8s %9s %-8s %6s %6s\n' tool wall-s cpu-s "MiB/s" produced "" \
+		"wall" "cpu"
 
 	timed ta "$csdump" decode "$dir" --vmlinux "$syms" --format jsonl --last 0
 	na=$("$csdump" decode "$dir" --vmlinux "$syms" --format jsonl --last 0 2>/dev/null |
@@ -68,7 +74,7 @@ bench_one() {
 	timed tb "$nop" "$dir"
 	nb=$("$nop" "$dir" 2>/dev/null | awk '{ print $2 }')
 
-	tc=- nc=-
+	tc=- tc_cpu=- nc=-
 	pdata=$work/$(basename "$dir").perf.data
 	if "$csdump" perf "$dir" -o "$pdata" >"$work/perf.out" 2>&1 && [ -s "$pdata" ]; then
 		# csdump perf names the ELF file holding the snapshot's memory.
@@ -84,15 +90,14 @@ bench_one() {
 	timed td trc_pkt_lister -ss_dir "$dir" -decode_only -logfilename "$work/d.ppl"
 	nd=$(grep -c 'OCSD_GEN_TRC_ELEM_INSTR_RANGE' "$work/d.ppl")
 
-	row "(a) csdump decode, jsonl, symbols" "$ta" "$na" ranges "$bytes" "$tb"
-	row "(b) OpenCSD C API, counting callback" "$tb" "$nb" ranges "$bytes" "$tb"
+	row "(a) csdump decode, jsonl, symbols" "$ta" "$ta_cpu" "$na" ranges "$bytes" "$tb" "$tb_cpu"
+	row "(b) OpenCSD C API, counting callback" "$tb" "$tb_cpu" "$nb" ranges "$bytes" "$tb" "$tb_cpu"
 	if [ "$tc" = - ]; then
-		row "(c) perf script" - - "not measured: csdump perf gave no perf.data + ELF"
+		row "(c) perf script" - - - "not measured: csdump perf gave no perf.data + ELF"
 	else
-		row "(c) perf script -F cpu,ip,sym" "$tc" "$nc" samples "$bytes" "$tb"
+		row "(c) perf script -F cpu,ip,sym" "$tc" "$tc_cpu" "$nc" samples "$bytes" "$tb" "$tb_cpu"
 	fi
-	row "(d) trc_pkt_lister -decode_only" "$td" "$nd" ranges "$bytes" "$tb"
-	echo "  (a)/(b) throughput: $(echo "scale=2; $tb / $ta" | bc)x"
+	row "(d) trc_pkt_lister -decode_only" "$td" "$td_cpu" "$nd" ranges "$bytes" "$tb" "$tb_cpu"
 }
 
 echo "csdump decode benchmark ($(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg))"

@@ -49,16 +49,11 @@ const char *csd_exception_name(uint32_t number)
 
 const char *csd_ev_kind_name(enum csd_ev_kind k)
 {
+#define KIND_NAME(kind, name) case kind: return name;
 	switch (k) {
-	case CSD_EV_RANGE:	return "range";
-	case CSD_EV_NACC:	return "no_image";
-	case CSD_EV_EXCEPTION:	return "exception";
-	case CSD_EV_EXC_RETURN:	return "exception_return";
-	case CSD_EV_TRACE_ON:	return "trace_on";
-	case CSD_EV_NO_SYNC:	return "no_sync";
-	case CSD_EV_CONTEXT:	return "context";
-	case CSD_EV_EOT:	return "end_of_trace";
+	CSD_EV_KINDS(KIND_NAME)
 	}
+#undef KIND_NAME
 	return "unknown";
 }
 

@@ -16,16 +16,22 @@
 #include "csd_err.h"
 #include "dump.h"
 
+/* X(kind, name): every event kind with its name in output and messages. */
+#define CSD_EV_KINDS(X)							\
+	X(CSD_EV_RANGE, "range")	/* [start, end) executed, n_instr */	\
+	X(CSD_EV_NACC, "no_image")	/* went to @start, not in the image */	\
+	X(CSD_EV_EXCEPTION, "exception") /* @number; @end = return address */	\
+	X(CSD_EV_EXC_RETURN, "exception_return")			\
+	X(CSD_EV_TRACE_ON, "trace_on")	/* a gap before it; @number = reason */	\
+	X(CSD_EV_NO_SYNC, "no_sync")	/* no or lost sync; @number = reason */	\
+	X(CSD_EV_CONTEXT, "context")	/* PE context: @el, @ctxid */		\
+	X(CSD_EV_EOT, "end_of_trace")	/* end of this trace ID's trace */
+
+#define CSD_EV_ENUM(k, name) k,
 enum csd_ev_kind {
-	CSD_EV_RANGE,		/* instructions [start, end) executed, n_instr of them */
-	CSD_EV_NACC,		/* trace went to @start, which is not in the image */
-	CSD_EV_EXCEPTION,	/* exception @number; @end = preferred return address */
-	CSD_EV_EXC_RETURN,	/* exception return */
-	CSD_EV_TRACE_ON,	/* trace (re)started: a gap before it; @number = reason */
-	CSD_EV_NO_SYNC,		/* decoder lost or has no sync; @number = reason */
-	CSD_EV_CONTEXT,		/* PE context: @el, @ctxid */
-	CSD_EV_EOT,		/* end of this trace ID's trace */
+	CSD_EV_KINDS(CSD_EV_ENUM)
 };
+#undef CSD_EV_ENUM
 
 struct csd_ev {
 	enum csd_ev_kind kind;

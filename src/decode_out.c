@@ -250,13 +250,28 @@ static void json_stream_fields(struct csd_render *r, const struct csd_ev *ev)
 	put_mem(r, st->json, st->json_len);
 }
 
+/* {"type":"KIND", built from the one list of kinds and names. */
+#define JSON_TYPE(k, name) [k] = { "{\"type\":\"" name "\"", sizeof("{\"type\":\"" name "\"") - 1 },
+static const struct {
+	const char *s;
+	size_t n;
+} json_types[] = {
+	CSD_EV_KINDS(JSON_TYPE)
+};
+#undef JSON_TYPE
+
+static void json_type_field(struct csd_render *r, enum csd_ev_kind kind)
+{
+	if ((size_t)kind >= sizeof(json_types) / sizeof(json_types[0]) || !json_types[kind].s)
+		kind = CSD_EV_EOT;
+	put_mem(r, json_types[kind].s, json_types[kind].n);
+}
+
 static void json_event(struct csd_render *r, const struct csd_ev *ev)
 {
 	const char *name;
 
-	PUT_LIT(r, "{\"type\":\"");
-	put_str(r, csd_ev_kind_name(ev->kind));
-	put_mem(r, "\"", 1);
+	json_type_field(r, ev->kind);
 	json_stream_fields(r, ev);
 	switch (ev->kind) {
 	case CSD_EV_RANGE:
