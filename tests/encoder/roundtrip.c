@@ -9,7 +9,10 @@
  * snapshot, decoded by one trc_pkt_lister run. The instruction ranges it
  * prints for each trace ID must be exactly the encoded path's ranges.
  *
- * usage: enc_roundtrip [-s SEEDS] [-w WORKDIR] [-e ETB_SIZE] (-x ELF | -r RAW ADDR)
+ * usage: enc_roundtrip [-s SEEDS] [-w WORKDIR] [-e ETB_SIZE] [-c CSDUMP]
+ *                      (-x ELF | -r RAW ADDR)
+ * With -c, csdump's own decoder (`csdump decode --format jsonl`) must give
+ * the same ranges too.
  * With -e, the sink is a wrapped ETB: each ID's decode must then be a
  * contiguous tail of its path (the rest was overwritten).
  * Exit 0 all equal, 1 mismatch, 77 trc_pkt_lister or the image missing.
@@ -66,29 +69,52 @@ static void on_step(void *user, const struct gen_cpu *c, const struct step *s)
 		rl_add(&u[c->cpu].want, s->start, s->start + 4ull * s->n_instr, s->n_instr);
 }
 
-static int run_lister(const char *dir, struct unit *u, size_t n, unsigned int *errors)
+/* trc_pkt_lister -decode: "ID:10; OCSD_GEN_TRC_ELEM_INSTR_RANGE(exec range=0x..:[0x..] num_i(N)" */
+static bool parse_lister(const char *line, unsigned int *tid, unsigned long long *s,
+			 unsigned long long *e, unsigned int *ni)
 {
-	char cmd[4200], line[1024];
-	FILE *p;
+	const char *id = strstr(line, "ID:"), *r = strstr(line, "exec range=");
 
-	snprintf(cmd, sizeof(cmd), "trc_pkt_lister -ss_dir '%s' -decode_only -logstdout 2>&1", dir);
+	return id && r && sscanf(id, "ID:%x;", tid) == 1 &&
+	       sscanf(r, "exec range=0x%llx:[0x%llx] num_i(%u)", s, e, ni) == 3;
+}
+
+/* csdump decode --format jsonl: {"type":"range",...,"trace_id":N,"start":"0x..",...} */
+static bool parse_csdump(const char *line, unsigned int *tid, unsigned long long *s,
+			 unsigned long long *e, unsigned int *ni)
+{
+	const char *id = strstr(line, "\"trace_id\":"), *r = strstr(line, "\"start\":");
+
+	return strstr(line, "\"type\":\"range\"") && id && r &&
+	       sscanf(id, "\"trace_id\":%u", tid) == 1 &&
+	       sscanf(r, "\"start\":\"0x%llx\",\"end\":\"0x%llx\",\"n_instr\":%u", s, e, ni) == 3;
+}
+
+typedef bool (*parse_fn)(const char *line, unsigned int *tid, unsigned long long *s,
+			 unsigned long long *e, unsigned int *ni);
+
+static int run_decoder(const char *cmd, parse_fn parse, struct unit *u, size_t n,
+		       unsigned int *errors)
+{
+	char line[1024];
+	FILE *p;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		u[i].got.n = 0;
 	p = popen(cmd, "r");
 	if (!p)
 		return -errno;
 	while (fgets(line, sizeof(line), p)) {
-		const char *id = strstr(line, "ID:"), *r = strstr(line, "exec range=");
 		unsigned long long s, e;
 		unsigned int tid, ni;
 
 		if (strstr(line, "OCSD_ERR") || strstr(line, "ADDR_NACC")) {
 			if (*errors < 5)
-				fprintf(stderr, "%s: %s", dir, line);
+				fprintf(stderr, "%s", line);
 			(*errors)++;
 		}
-		if (!id || !r || sscanf(id, "ID:%x;", &tid) != 1 ||
-		    sscanf(r, "exec range=0x%llx:[0x%llx] num_i(%u)", &s, &e, &ni) != 3)
-			continue;
-		if (tid >= 1 && tid <= n)
+		if (parse(line, &tid, &s, &e, &ni) && tid >= 1 && tid <= n)
 			rl_add(&u[tid - 1].got, s, e, ni);
 	}
 	return pclose(p) == -1 ? -errno : 0;
@@ -100,7 +126,7 @@ static bool same(const struct range *a, const struct range *b)
 }
 
 /* got must equal want (or a tail of it, when the sink wrapped). */
-static bool check_unit(const struct unit *u, bool wrapped)
+static bool check_unit(const struct unit *u, bool wrapped, const char *decoder)
 {
 	const struct rlist *w = &u->want, *g = &u->got;
 	size_t off = 0, i;
@@ -117,9 +143,9 @@ static bool check_unit(const struct unit *u, bool wrapped)
 		while (i < g->n && i + off < w->n && same(&g->r[i], &w->r[off + i]))
 			i++;
 	}
-	fprintf(stderr, "MISMATCH seed %" PRIu64 " config %u (cc %d ctxid %d rs %d exact %d vmid %d"
+	fprintf(stderr, "%s: MISMATCH seed %" PRIu64 " config %u (cc %d ctxid %d rs %d exact %d vmid %d"
 		" sync %u) id 0x%02x: %zu ranges encoded, %zu decoded; first difference at %zu:\n",
-		u->seed, u->cfg, u->ec.cycle_count, u->ec.ctxid, u->ec.retstack,
+		decoder, u->seed, u->cfg, u->ec.cycle_count, u->ec.ctxid, u->ec.retstack,
 		u->ec.exact_match, u->ec.vmid, u->ec.sync_period, u->ec.trace_id,
 		w->n, g->n, i);
 	if (i + off < w->n)
@@ -146,9 +172,12 @@ static void config(struct etm4_cfg *c, unsigned int cfg, uint64_t seed, uint8_t 
 	c->seed = seed;
 }
 
+static const char *csdump;	/* -c: also decode with csdump */
+
 static int run_batch(const struct image *img, const char *dir, struct unit *u, size_t n,
 		     size_t etb_size, uint64_t batch_seed, unsigned int *lister_errors)
 {
+	char cmd[4200];
 	struct gen g = { 0 };
 	struct snap_etm etms[BATCH];
 	const uint8_t *data;
@@ -178,10 +207,17 @@ static int run_batch(const struct image *img, const char *dir, struct unit *u, s
 	ret = snapdir_write(dir, img, etms, n, data, len, err, sizeof(err));
 	if (ret)
 		fprintf(stderr, "%s\n", err);
-	else
-		ret = run_lister(dir, u, n, lister_errors);
+	snprintf(cmd, sizeof(cmd), "%s decode '%s' --format jsonl --last 0",
+		 csdump ? csdump : "", dir);
+	if (!ret && csdump)
+		ret = run_decoder(cmd, parse_csdump, u, n, lister_errors);
+	for (i = 0; i < n && !ret && csdump; i++)
+		bad += !check_unit(&u[i], wrapped, "csdump");
+	snprintf(cmd, sizeof(cmd), "trc_pkt_lister -ss_dir '%s' -decode_only -logstdout 2>&1", dir);
+	if (!ret)
+		ret = run_decoder(cmd, parse_lister, u, n, lister_errors);
 	for (i = 0; i < n && !ret; i++)
-		bad += !check_unit(&u[i], wrapped);
+		bad += !check_unit(&u[i], wrapped, "trc_pkt_lister");
 	for (i = 0; i < n; i++)
 		gen_cpu_free(&g.cpus[i]);
 	free(g.cpus);
@@ -201,8 +237,9 @@ int main(int argc, char **argv)
 	size_t partial = 0;
 	int opt, ret, bad = 0;
 
-	while ((opt = getopt(argc, argv, "s:w:e:x:r:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:w:e:x:r:c:")) != -1) {
 		switch (opt) {
+		case 'c': csdump = optarg; break;
 		case 's': seeds = strtoull(optarg, NULL, 0); break;
 		case 'w': workdir = optarg; break;
 		case 'e': etb_size = strtoull(optarg, NULL, 0); break;
@@ -256,10 +293,10 @@ int main(int argc, char **argv)
 		done += u[i].got.n;
 		partial += u[i].got.n && u[i].got.n < u[i].want.n;
 	}
-	printf("%" PRIu64 " seeds x %d configurations = %zu trace units in %zu snapshots%s: "
+	printf("%s%" PRIu64 " seeds x %d configurations = %zu trace units in %zu snapshots%s: "
 	       "%zu ranges decoded, %zu units partly, %d units differ, %u decoder errors\n",
-	       seeds, N_CFG, total, batch, etb_size ? " (wrapped ETB)" : "", done, partial, bad,
-	       lister_errors);
+	       csdump ? "trc_pkt_lister and csdump: " : "", seeds, N_CFG, total, batch,
+	       etb_size ? " (wrapped ETB)" : "", done, partial, bad, lister_errors);
 	/* A wrapped sink must have cut some paths, and the decoder resynchronised. */
 	if (etb_size && !partial)
 		bad++;
