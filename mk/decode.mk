@@ -24,7 +24,7 @@ DECODE_ORACLE_TRACES := juno_r1_1 juno-uname-001 a57_single_step
 DECODE_ORACLE_CHECKS := $(addprefix check-decode-oracle-,$(DECODE_ORACLE_TRACES))
 
 .PHONY: $(DECODE_ORACLE_CHECKS) check-decode-ds5 check-decode-roundtrip check-decode-symbols \
-	check-decode-text
+	check-decode-text check-decode-hostile
 
 # Per trace ID the same ranges, NACCs and exceptions as trc_pkt_lister -decode.
 $(DECODE_ORACLE_CHECKS): check-decode-oracle-%: $(DECODE_CSDUMP)
@@ -46,10 +46,15 @@ check-decode-text: $(DECODE_CSDUMP)
 	@$(DECODE_ENV) $(HARNESS) decode-text tests/decode/text.sh \
 		$(DECODE_CSDUMP) $(DECODE_TRACES)/juno_r1_1 $(abspath $(DECODE_WORK))/text
 
+# Damaged buffers: cut, ragged, flipped bits, random, empty.
+check-decode-hostile: $(DECODE_CSDUMP)
+	@$(DECODE_ENV) $(HARNESS) decode-hostile tests/decode/hostile.sh \
+		$(DECODE_CSDUMP) $(DECODE_TRACES)/juno_r1_1 $(abspath $(DECODE_WORK))/hostile
+
 # Symbols, source lines and the vmlinux image against nm, addr2line, readelf.
 check-decode-symbols: $(DECODE_PROBE)
 	@$(DECODE_ENV) $(HARNESS) decode-symbols tests/decode/symbols.sh \
 		$(DECODE_PROBE) $(CC) $(DECODE_WORK)/symbols
 
 CHECKS += $(DECODE_ORACLE_CHECKS) check-decode-ds5 check-decode-roundtrip check-decode-symbols \
-	check-decode-text
+	check-decode-text check-decode-hostile

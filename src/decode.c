@@ -8,6 +8,7 @@
  * nothing is allocated per element.
  */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -30,6 +31,7 @@ struct tree_ctx {
 	void *fn_ctx;
 	int cpu_of[CSD_TRACE_IDS];
 	uint8_t sink;
+	bool formatted;		/* frames through the deformatter */
 	int stop;
 };
 
@@ -187,7 +189,8 @@ static dcd_tree_handle_t tree_create(struct tree_ctx *t, const struct csd_sink *
 	int used = 0;
 	size_t i;
 
-	if (s->flags & CSD_F_FORMATTED || t->d->n_etms > 1)
+	t->formatted = s->flags & CSD_F_FORMATTED || t->d->n_etms > 1;
+	if (t->formatted)
 		tree = ocsd_create_dcd_tree(OCSD_TRC_SRC_FRAME_FORMATTED,
 					    OCSD_DFRMTR_FRAME_MEM_ALIGN);
 	else
@@ -257,13 +260,16 @@ static enum csd_err decode_sink(struct tree_ctx *t, dcd_tree_handle_t tree,
 				const struct csd_sink *s, const struct csd_decode_opts *o,
 				uint64_t done_before, uint64_t total)
 {
-	/* The library's trace index is 32 bits wide. */
+	/* The deformatter takes whole 16-byte frames; the trace index is 32 bits. */
+	size_t unit = t->formatted ? OCSD_DFRMTR_FRAME_SIZE : 1;
 	size_t len = s->len > UINT32_MAX ? UINT32_MAX : s->len;
-	size_t pos = 0;
+	size_t pos = 0, skipped = 0, first_bad = 0;
 
+	len -= len % unit;
 	if (len < s->len)
-		csd_warn("sink %s: %zu bytes of trace; only the first 4 GiB are decoded",
-			 s->name, s->len);
+		csd_warn("sink %s: %zu bytes of trace, %zu of them decoded (%s)", s->name, s->len,
+			 len, len == UINT32_MAX - UINT32_MAX % unit ? "the first 4 GiB" :
+			 "not a whole number of 16-byte frames");
 	while (pos < len && !t->stop) {
 		size_t left = len - pos;
 		uint32_t block = left < PUSH_BLOCK ? (uint32_t)left : PUSH_BLOCK;
@@ -276,14 +282,16 @@ static enum csd_err decode_sink(struct tree_ctx *t, dcd_tree_handle_t tree,
 		if (OCSD_DATA_RESP_IS_WAIT(r))
 			r = tree_flush(t, tree);
 		if (OCSD_DATA_RESP_IS_FATAL(r)) {
-			if (r != OCSD_RESP_FATAL_INVALID_DATA) {
+			/* Random bytes make the deformatter say INVALID_PARAM too. */
+			if (r != OCSD_RESP_FATAL_INVALID_DATA && r != OCSD_RESP_FATAL_INVALID_PARAM) {
 				report_lib_error("fatal decoder error", s);
 				return CSD_ERR_DECODE;
 			}
-			/* Hostile frame: say so, drop state, go on at the next frame. */
-			report_lib_error("invalid trace data, skipping a frame", s);
+			/* A hostile frame: drop the decode state, go on after it. */
+			if (!skipped++)
+				first_bad = pos;
 			ocsd_dt_process_data(tree, OCSD_OP_RESET, 0, 0, NULL, NULL);
-			pos = (pos + OCSD_DFRMTR_FRAME_SIZE) & ~(size_t)(OCSD_DFRMTR_FRAME_SIZE - 1);
+			pos = (pos + unit) - (pos + unit) % unit;
 		} else if (!used && !OCSD_DATA_RESP_IS_WAIT(r) && !t->stop) {
 			report_lib_error("decoder made no progress", s);
 			return CSD_ERR_DECODE;
@@ -291,6 +299,9 @@ static enum csd_err decode_sink(struct tree_ctx *t, dcd_tree_handle_t tree,
 		if (o->progress)
 			o->progress(o->progress_ctx, done_before + pos, total);
 	}
+	if (skipped)
+		csd_warn("sink %s: %zu invalid frame(s) skipped, the first at byte %zu", s->name,
+			 skipped, first_bad);
 	if (!t->stop) {
 		ocsd_datapath_resp_t r = ocsd_dt_process_data(tree, OCSD_OP_EOT, 0, 0, NULL, NULL);
 
