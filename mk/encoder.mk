@@ -81,5 +81,12 @@ check-enc-csdump-juno: $(ENC_SAN)/enc_roundtrip $(CSDUMP_BIN)
 	@$(HARNESS) enc-csdump-juno env $(ENC_SAN_ENV) $< -s 100 -c $(CSDUMP_BIN) -w $(ENC)/rt-cs-juno \
 		-r $(SHARED)/traces/juno_r1_1/kernel_dump.bin 0xFFFFFFC000081000
 
+# Stock perf script on csdump's perf.data of a synthesized snapshot prints
+# the encoded path's taken branches, and names the chain's functions.
+.PHONY: check-enc-perf
+check-enc-perf: $(ENC_SAN)/etm4enc $(ENC)/prog.elf $(CSDUMP_BIN)
+	@$(HARNESS) enc-perf env $(ENC_SAN_ENV) tests/encoder/perf_branches.py $< $(CSDUMP_BIN) \
+		$(ENC)/prog.elf $(ENC)/perf
+
 CHECKS += check-enc-roundtrip check-enc-roundtrip-etb check-enc-roundtrip-juno check-enc-sympath
-CHECKS += check-enc-csdump check-enc-csdump-etb check-enc-csdump-juno
+CHECKS += check-enc-csdump check-enc-csdump-etb check-enc-csdump-juno check-enc-perf

@@ -128,6 +128,36 @@ static int load_syms(struct image *img, Elf *elf)
 	return 0;
 }
 
+/* The code: every allocated, executable section with contents. */
+static int load_exec_sections(struct image *img, Elf *elf, const char *path,
+			      char *err, size_t errlen)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	int ret;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    (sh.sh_flags & (SHF_ALLOC | SHF_EXECINSTR)) != (SHF_ALLOC | SHF_EXECINSTR) ||
+		    !sh.sh_size)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d || d->d_size != sh.sh_size || !d->d_buf) {
+			snprintf(err, errlen, "%s: section at 0x%llx: truncated file", path,
+				 (unsigned long long)sh.sh_addr);
+			return -EINVAL;
+		}
+		ret = add_seg(img, sh.sh_addr, d->d_buf, d->d_size);
+		if (ret) {
+			snprintf(err, errlen, "out of memory");
+			return ret;
+		}
+	}
+	return 0;
+}
+
 int image_load_elf(struct image *img, const char *path, char *err, size_t errlen)
 {
 	GElf_Ehdr eh;
@@ -156,11 +186,9 @@ int image_load_elf(struct image *img, const char *path, char *err, size_t errlen
 			 eh.e_machine);
 		goto out;
 	}
-	if (elf_getphdrnum(elf, &nph)) {
-		snprintf(err, errlen, "%s: no program headers", path);
-		goto out;
-	}
-	for (i = 0; i < nph; i++) {
+	ret = load_exec_sections(img, elf, path, err, errlen);
+	for (i = 0; !ret && !img->n_segs && !elf_getphdrnum(elf, &nph) && i < nph; i++) {
+		/* No section headers: the executable PT_LOAD segments then. */
 		GElf_Phdr ph;
 		Elf_Data *d;
 
@@ -171,17 +199,18 @@ int image_load_elf(struct image *img, const char *path, char *err, size_t errlen
 		if (!d || d->d_size != ph.p_filesz) {
 			snprintf(err, errlen, "%s: segment %zu at offset 0x%llx: truncated file",
 				 path, i, (unsigned long long)ph.p_offset);
-			goto out;
-		}
-		ret = add_seg(img, ph.p_vaddr, d->d_buf, d->d_size);
-		if (ret) {
-			snprintf(err, errlen, "out of memory");
-			goto out;
+			ret = -EINVAL;
+		} else {
+			ret = add_seg(img, ph.p_vaddr, d->d_buf, d->d_size);
+			if (ret)
+				snprintf(err, errlen, "out of memory");
 		}
 	}
+	if (ret)
+		goto out;
 	ret = -EINVAL;
 	if (!img->n_segs) {
-		snprintf(err, errlen, "%s: no executable PT_LOAD segment", path);
+		snprintf(err, errlen, "%s: no executable section or segment", path);
 		goto out;
 	}
 	ret = load_syms(img, elf);
