@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -22,6 +23,7 @@
 #include "input.h"
 #include "snapshot.h"
 #include "symbols.h"
+#include "vmcore.h"
 
 
 static const char decode_usage[] =
@@ -166,6 +168,25 @@ usage:
 }
 
 /*
+ * For a vmcore, the kernel text as it ran (patched by the kernel) replaces
+ * vmlinux's where the vmcore holds it.  Best effort: vmlinux stays otherwise.
+ */
+static void overlay_vmcore(const char *input, struct csd_dump *d)
+{
+	size_t pages = 0, words = 0;
+	struct csd_mem m;
+	struct stat sb;
+
+	if (stat(input, &sb) || !S_ISREG(sb.st_mode) || csd_vmcore_open(input, &m) != CSD_OK)
+		return;
+	if (csd_image_overlay_mem(d, 0, &m, &pages, &words) == CSD_OK && pages)
+		csd_info("%s: %zu pages of kernel text read from the vmcore (%zu instruction "
+			 "words differ from vmlinux: the kernel patches its text)", input, pages,
+			 words);
+	csd_mem_close(&m);
+}
+
+/*
  * Any input (vmcore, extract directory, snapshot) into @d, plus vmlinux's
  * code when the input carries no memory of its own.  Returns an exit code:
  * 0, CSD_EXIT_PARTIAL (some records skipped) or a failure.
@@ -181,6 +202,7 @@ static int load(const char *input, const char *vmlinux, struct csd_dump *d)
 		err = csd_image_add_vmlinux(d, vmlinux, d->kaslr_offset);
 		if (err != CSD_OK)
 			return csd_exit_code(err);
+		overlay_vmcore(input, d);
 	}
 	return st.partial ? CSD_EXIT_PARTIAL : CSD_EXIT_OK;
 }

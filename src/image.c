@@ -161,3 +161,36 @@ out:
 	close(fd);
 	return err;
 }
+
+#define OVERLAY_PAGE 4096u
+
+enum csd_err csd_image_overlay_mem(struct csd_dump *d, size_t first, const struct csd_mem *m,
+				   size_t *pages, size_t *words)
+{
+	uint8_t page[OVERLAY_PAGE];
+	size_t i;
+
+	*pages = 0;
+	*words = 0;
+	for (i = first; i < d->n_segs; i++) {
+		struct csd_seg *s = &d->segs[i];
+		size_t off = 0;
+
+		while (off < s->len) {
+			/* Up to the next page boundary of the address. */
+			uint64_t a = s->vaddr + off;
+			size_t n = OVERLAY_PAGE - (size_t)(a % OVERLAY_PAGE), k;
+
+			if (n > s->len - off)
+				n = s->len - off;
+			if (csd_mem_read(m, CSD_KVADDR, a, page, n) == CSD_OK) {
+				for (k = 0; k + 4 <= n; k += 4)
+					*words += memcmp(page + k, s->data + off + k, 4) != 0;
+				memcpy(s->data + off, page, n);
+				++*pages;
+			}
+			off += n;
+		}
+	}
+	return CSD_OK;
+}

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include "csd_err.h"
 #include "dump.h"
+#include "mem.h"
 
 /* A sorted, read-only view of segments that it does not own. */
 struct csd_image {
@@ -30,5 +31,15 @@ size_t csd_image_read(struct csd_image *im, uint64_t addr, void *buf, size_t len
  * link address + @offset (the KASLR offset).  Messages name @path.
  */
 enum csd_err csd_image_add_vmlinux(struct csd_dump *d, const char *path, uint64_t offset);
+
+/*
+ * Replace the bytes of segments @first.. of @d with the running kernel's, read
+ * from @m (kernel virtual addresses), page by page where @m has them: the
+ * kernel patches its own text (alternatives, static keys), and the decoder
+ * must see the instructions that ran.  @pages gets the pages taken from @m,
+ * @words the 32-bit words that differed.
+ */
+enum csd_err csd_image_overlay_mem(struct csd_dump *d, size_t first, const struct csd_mem *m,
+				   size_t *pages, size_t *words);
 
 #endif

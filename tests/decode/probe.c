@@ -6,6 +6,10 @@
  *   probe syms  ELF OFFSET ADDR...   "ADDR NAME[+0xOFF]" or "ADDR ?"
  *   probe lines ELF OFFSET ADDR...   "ADDR FILE:LINE" or "ADDR ?"
  *   probe image ELF OFFSET           "VADDR LEN FIRST16BYTESHEX" per segment
+ *   probe overlay ELF OFFSET         the image with a fake vmcore over it: pages at
+ *                                    even page numbers read as 0xa5 bytes, odd ones
+ *                                    unmapped; prints "pages N words N" then
+ *                                    "VADDR BYTEHEX" for every 64th byte
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -66,6 +70,36 @@ static int cmd_image(const char *elf, uint64_t off)
 	return 0;
 }
 
+static enum csd_err fake_read(void *priv, enum csd_space space, uint64_t addr, void *buf,
+			      size_t len)
+{
+	(void)priv;
+	if (space != CSD_KVADDR || (addr / 4096) % 2 || (addr + len - 1) / 4096 != addr / 4096)
+		return CSD_ERR_UNMAPPED;
+	memset(buf, 0xa5, len);
+	return CSD_OK;
+}
+
+static int cmd_overlay(const char *elf, uint64_t off)
+{
+	static const struct csd_mem_ops ops = { .read = fake_read };
+	struct csd_mem m = { .ops = &ops };
+	struct csd_dump d = { 0 };
+	size_t i, k, pages, words;
+
+	if (csd_image_add_vmlinux(&d, elf, off) != CSD_OK ||
+	    csd_image_overlay_mem(&d, 0, &m, &pages, &words) != CSD_OK) {
+		csd_dump_free(&d);
+		return 1;
+	}
+	printf("pages %zu words %zu\n", pages, words);
+	for (i = 0; i < d.n_segs; i++)
+		for (k = 0; k < d.segs[i].len; k += 64)
+			printf("0x%" PRIx64 " %02x\n", d.segs[i].vaddr + k, d.segs[i].data[k]);
+	csd_dump_free(&d);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t off;
@@ -79,7 +113,9 @@ int main(int argc, char **argv)
 		return cmd_syms(argv[2], off, argc - 4, argv + 4, 1);
 	if (!strcmp(argv[1], "image") && argc == 4)
 		return cmd_image(argv[2], off);
+	if (!strcmp(argv[1], "overlay") && argc == 4)
+		return cmd_overlay(argv[2], off);
 usage:
-	fprintf(stderr, "usage: probe syms|lines|image ELF OFFSET [ADDR...]\n");
+	fprintf(stderr, "usage: probe syms|lines|image|overlay ELF OFFSET [ADDR...]\n");
 	return 2;
 }

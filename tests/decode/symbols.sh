@@ -52,4 +52,35 @@ while read -r foff vaddr filesz; do
 done <"$work/loads"
 [ "$(wc -l <"$work/image")" -eq "$i" ] || { echo "FAIL: $(wc -l <"$work/image") segments, readelf $i"; fail=1; }
 echo "image: $i executable segment(s) match readelf"
+
+# The running kernel's text over vmlinux's: a fake vmcore serving 0xa5 bytes
+# at even page numbers only.  Expected values from the file itself.  The
+# offset puts the segment across an even and an odd page.
+ooff=$(printf '0x%x' $((off + 0x1f00)))
+"$probe" overlay "$elf" $ooff >"$work/overlay"
+python3 - "$elf" "$work/loads" $ooff "$work/overlay" <<'PY' || fail=1
+import sys
+elf, loads, off, got = sys.argv[1], sys.argv[2], int(sys.argv[3], 0), sys.argv[4]
+data = open(elf, 'rb').read()
+pages = words = 0
+want = []
+for line in open(loads):
+    foff, vaddr, size = (int(x, 0) for x in line.split())
+    seg = bytearray(data[foff:foff + size])
+    base = vaddr + off
+    a = base
+    while a < base + size:
+        end = min((a // 4096 + 1) * 4096, base + size)
+        if (a // 4096) % 2 == 0:
+            pages += 1
+            chunk = seg[a - base:end - base]
+            words += sum(1 for k in range(0, len(chunk) - 3, 4) if chunk[k:k + 4] != b'\xa5' * 4)
+            seg[a - base:end - base] = b'\xa5' * (end - a)
+        a = end
+    want += ['0x%x %02x' % (base + k, seg[k]) for k in range(0, size, 64)]
+lines = open(got).read().split('\n')
+ok = pages > 0 and lines[0] == 'pages %d words %d' % (pages, words) and lines[1:-1] == want
+print('overlay: %s (expected pages %d words %d)' % (lines[0], pages, words))
+sys.exit(0 if ok else 1)
+PY
 exit $fail
