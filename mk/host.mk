@@ -55,7 +55,8 @@ host-san: $(HOST_SAN)/libcsdump.a $(HOST_SAN)/csdump
 host-tests: $(addprefix $(HOST)/tests/,$(UNIT_TESTS)) $(addprefix $(HOST_SAN)/tests/,$(UNIT_TESTS))
 
 # Sanitizer runtime options for every test run under $(HOST_SAN).
-SAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1
+SAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+	   LSAN_OPTIONS=suppressions=$(abspath tests/unit/lsan.supp)
 
 .PHONY: install
 install: $(HOST)/csdump
@@ -73,4 +74,13 @@ check-unit-cs-frame: $(HOST_SAN)/tests/test_cs_frame
 check-perf-juno: $(HOST_SAN)/csdump
 	@$(HARNESS) perf-juno env $(SAN_ENV) /usr/bin/python3 tests/unit/perf_juno.py $< $(SHARED)/traces
 
-CHECKS += check-unit-snapshot check-unit-cs-frame check-perf-juno
+.PHONY: check-unit-registry
+check-unit-registry: $(HOST_SAN)/tests/test_registry
+	@$(HARNESS) unit-registry env $(SAN_ENV) $<
+
+.PHONY: check-unit-cli-vmcore
+check-unit-cli-vmcore: $(HOST_SAN)/csdump $(HOST_SAN)/tests/test_registry
+	@$(HARNESS) unit-cli-vmcore env $(SAN_ENV) tests/unit/cli_vmcore.sh $^
+
+CHECKS += check-unit-snapshot check-unit-cs-frame check-perf-juno check-unit-registry
+CHECKS += check-unit-cli-vmcore

@@ -1,22 +1,145 @@
 // SPDX-License-Identifier: GPL-2.0
-/* csdump info / csdump extract. */
+/* csdump info / csdump extract: the registry of a vmcore. */
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cli.h"
 #include "cli_cmds.h"
+#include "diag.h"
+#include "extract.h"
+#include "registry.h"
+#include "vmcore.h"
+
+static const char info_usage[] =
+	"usage: csdump info VMCORE\n"
+	"  one line per registry record: address, kind, device, CPU, capacity,\n"
+	"  valid bytes, flags, CRC (ok, bad, or - when there is no saved data),\n"
+	"  and why a record is bad\n";
+
+static const char extract_usage[] =
+	"usage: csdump extract VMCORE -o DIR\n"
+	"  writes DIR/cstrace.bin (the first sink's trace; with several sinks also\n"
+	"  DIR/<device>.bin for each), DIR/metadata.bin (the ETMv4 blocks in perf's\n"
+	"  layout), DIR/perf.data and DIR/summary.txt, each atomically\n";
+
+/* Parse "CMD INPUT [-o DIR]"; 0, or an exit code to return. */
+static int parse(int argc, char **argv, const char *usage, bool want_out,
+		 const char **input, const char **out)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, want_out ? "o:h" : "h", opts, NULL)) != -1) {
+		if (c == 'h') {
+			printf("%s%s", usage, csd_exit_codes_help);
+			return -CSD_EXIT_OK - 1;
+		}
+		if (c != 'o' || !want_out)
+			goto bad;
+		*out = optarg;
+	}
+	if (optind != argc - 1 || (want_out && !*out))
+		goto bad;
+	*input = argv[optind];
+	return 0;
+bad:
+	fputs(usage, stderr);
+	return CSD_EXIT_USAGE;
+}
+
+static void print_record(struct csd_record *r)
+{
+	char flags[64], cpu[16];
+	const char *crc = !r->crc_checked ? "-" : r->crc_ok ? "ok" : "bad";
+
+	snprintf(cpu, sizeof(cpu), r->cpu < 0 ? "-" : "%d", r->cpu);
+	printf("0x%016llx %-8s %-20s %4s %10llu %10llu %-26s %-4s%s%s\n",
+	       (unsigned long long)r->addr,
+	       r->kind == CSD_REC_KIND_TRACE ? "trace" : r->kind == CSD_REC_KIND_ETM ? "metadata" : "?",
+	       r->name[0] ? r->name : "?", cpu, (unsigned long long)r->capacity,
+	       (unsigned long long)r->data_len, csd_rec_flags_str(r->flags, flags, sizeof(flags)),
+	       crc, r->state == CSD_REC_BAD ? "  BAD: " : "", r->problem);
+}
 
 int csd_cmd_info(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "csdump info: not implemented yet\n");
-	return CSD_EXIT_USAGE;
+	const char *input = NULL, *out = NULL;
+	struct csd_registry reg;
+	struct csd_mem m;
+	size_t n_trace = 0;
+	enum csd_err err;
+	int rc = parse(argc, argv, info_usage, false, &input, &out);
+
+	if (rc)
+		return rc < 0 ? CSD_EXIT_OK : rc;
+	err = csd_vmcore_open(input, &m);
+	if (err)
+		return csd_exit_code(err);
+	err = csd_registry_walk(&m, &reg);
+	if (!err) {
+		printf("%-18s %-8s %-20s %4s %10s %10s %-26s %s\n", "ADDRESS", "KIND", "DEVICE",
+		       "CPU", "CAPACITY", "DATA_LEN", "FLAGS", "CRC");
+		for (size_t i = 0; i < reg.n; i++) {
+			struct csd_record *r = &reg.recs[i];
+			uint8_t *data;
+			size_t len;
+
+			/* The CRC verdict needs the data: read it, keep nothing. */
+			if (r->state == CSD_REC_OK) {
+				if (csd_record_read(&m, r, &data, &len) == CSD_OK) {
+					free(data);
+					n_trace += r->kind == CSD_REC_KIND_TRACE;
+				} else {
+					reg.n_bad++;
+				}
+			}
+			print_record(r);
+		}
+		if (reg.cut)
+			printf("list cut: %s\n", reg.cut_reason);
+		printf("%zu record(s), %zu bad, %zu with saved trace\n", reg.n, reg.n_bad, n_trace);
+		rc = reg.n_bad || reg.cut ? CSD_EXIT_PARTIAL :
+		     n_trace ? CSD_EXIT_OK : CSD_EXIT_NOTRACE;
+	} else {
+		rc = csd_exit_code(err);
+	}
+	csd_registry_free(&reg);
+	csd_mem_close(&m);
+	return rc;
 }
 
 int csd_cmd_extract(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "csdump extract: not implemented yet\n");
-	return CSD_EXIT_USAGE;
+	const char *input = NULL, *out = NULL;
+	struct csd_registry reg;
+	struct csd_dump d = { 0 };
+	struct csd_mem m;
+	enum csd_err err;
+	int rc = parse(argc, argv, extract_usage, true, &input, &out);
+
+	if (rc)
+		return rc < 0 ? CSD_EXIT_OK : rc;
+	err = csd_vmcore_open(input, &m);
+	if (err)
+		return csd_exit_code(err);
+	err = csd_registry_load(&m, &reg, &d);
+	if (!err)
+		err = csd_extract_write(&d, &reg, input, out);
+	if (!err) {
+		printf("%s: %zu sink(s), %zu ETM(s), %zu bad record(s)%s\n", out, d.n_sinks,
+		       d.n_etms, reg.n_bad, reg.cut ? ", list cut" : "");
+		rc = reg.n_bad || reg.cut ? CSD_EXIT_PARTIAL : CSD_EXIT_OK;
+	} else {
+		rc = csd_exit_code(err);
+	}
+	csd_registry_free(&reg);
+	csd_dump_free(&d);
+	csd_mem_close(&m);
+	return rc;
 }

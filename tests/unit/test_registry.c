@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit test of the vmcore memory source and the registry walk, on arm64 ELF
+ * vmcores written by vmcoregen (opened through libkdumpfile): good captures,
+ * a wrapped circular buffer, a buffer known only by its virtual address, a
+ * bad CRC, a looped list, a list longer than the bound, a bad magic, a size
+ * beyond the capacity, mismatched metadata, a truncated file, a vmcore
+ * without the registry, and one whose records hold no saved trace.
+ *
+ * With "--write DIR" it also leaves good.vmcore, badcrc.vmcore,
+ * noregistry.vmcore and notrace.vmcore in DIR for the CLI test.
+ */
+#include <string.h>
+
+#include "input.h"
+#include "registry.h"
+#include "testutil.h"
+#include "vmcore.h"
+#include "vmcoregen.h"
+
+static char *tmp;
+static uint8_t trace[3000];
+
+static void fill_trace(void)
+{
+	uint32_t x = 99;
+
+	for (size_t i = 0; i < sizeof(trace); i++) {
+		x = x * 1664525 + 1013904223;
+		trace[i] = (uint8_t)(x >> 24);
+	}
+}
+
+static uint64_t add_sink(struct vg *g, const char *name, uint64_t len, uint64_t cap,
+			 uint64_t offset, int vmalloc, int bad_crc)
+{
+	struct vg_rec r = {
+		.kind = 1, .flags = CSD_F_SAVED | CSD_F_FORMATTED | (offset ? CSD_F_WRAPPED : 0),
+		.cpu = -1, .name = name, .data = trace, .data_len = len, .capacity = cap,
+		.data_offset = offset, .vmalloc = vmalloc, .bad_crc = bad_crc,
+	};
+
+	return vg_add_record(g, &r);
+}
+
+/* Standard good capture: two ETMs, one wrapped sink. */
+static void make_good(struct vg *g)
+{
+	vg_init(g, 1);
+	vg_add_etm(g, 0, 0x10);
+	add_sink(g, "tmc_etf0", 2048, 2048, 700, 0, 0);
+	vg_add_etm(g, 1, 0x11);
+}
+
+/* Write @g, load it; returns the error, fills @d and @st. */
+static enum csd_err load(struct vg *g, const char *name, long truncate_at,
+			 struct csd_dump *d, struct csd_input_status *st)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s", tmp, name);
+	vg_write(g, path, truncate_at);
+	vg_free(g);
+	memset(d, 0, sizeof(*d));
+	test_reset_msgs();
+	return csd_input_load(path, d, st);
+}
+
+static void test_good(void)
+{
+	struct csd_input_status st;
+	struct csd_dump d;
+	struct vg g;
+	enum csd_err err;
+
+	make_good(&g);
+	err = load(&g, "good.vmcore", 0, &d, &st);
+	CHECK(err == CSD_OK, "good: %s", csd_strerror(err));
+	CHECK(!st.partial, "good: partial");
+	CHECK(d.n_sinks == 1 && d.n_etms == 2, "good: %zu sinks %zu etms", d.n_sinks, d.n_etms);
+	if (d.n_sinks == 1) {
+		CHECK(d.sinks[0].len == 2048 && !memcmp(d.sinks[0].data, trace, 2048),
+		      "wrapped buffer unrolled in trace order");
+		CHECK(!strcmp(d.sinks[0].name, "tmc_etf0"), "name %s", d.sinks[0].name);
+		CHECK(d.sinks[0].flags == (CSD_F_SAVED | CSD_F_FORMATTED | CSD_F_WRAPPED), "flags");
+	}
+	if (d.n_etms == 2) {
+		CHECK(d.etms[0].cpu == 0 && csd_etm_trace_id(&d.etms[0]) == 0x10, "etm0");
+		CHECK(d.etms[1].cpu == 1 && d.etms[1].trcidr0 == 0x28000ea1 &&
+		      d.etms[1].trcauthstatus == 0xcc, "etm1 registers");
+	}
+	CHECK(d.kaslr_offset == VG_KASLR, "KERNELOFFSET 0x%llx", (unsigned long long)d.kaslr_offset);
+	CHECK(d.kernel_stext == VG_KIMAGE_VADDR + VG_KASLR + 0x10000, "_stext");
+	CHECK(!strcmp(d.osrelease, "6.1.0-vmcoregen"), "osrelease %s", d.osrelease);
+	csd_dump_free(&d);
+}
+
+static void test_two_sinks_vmalloc(void)
+{
+	struct csd_input_status st;
+	struct csd_dump d;
+	struct vg g;
+	enum csd_err err;
+
+	vg_init(&g, 1);
+	vg_add_etm(&g, 2, 0x12);
+	add_sink(&g, "tmc_etr0", 1000, 4096, 3500, 1, 0);	/* virtual address only */
+	add_sink(&g, "tmc_etf1", 16, 16, 0, 0, 0);
+	err = load(&g, "vmalloc.vmcore", 0, &d, &st);
+	CHECK(err == CSD_OK && d.n_sinks == 2, "two sinks: %s, %zu", csd_strerror(err), d.n_sinks);
+	if (d.n_sinks == 2)
+		CHECK(d.sinks[0].len == 1000 && !memcmp(d.sinks[0].data, trace, 1000) &&
+		      d.sinks[1].len == 16, "buffer read by virtual address, wrapped");
+	csd_dump_free(&d);
+}
+
+static void test_bad_crc(void)
+{
+	struct csd_input_status st;
+	struct csd_dump d;
+	struct vg g;
+	enum csd_err err;
+
+	vg_init(&g, 1);
+	vg_add_etm(&g, 0, 0x10);
+	add_sink(&g, "tmc_etf0", 512, 512, 0, 0, 1);
+	add_sink(&g, "tmc_etf1", 256, 256, 0, 0, 0);
+	err = load(&g, "badcrc.vmcore", 0, &d, &st);
+	CHECK(err == CSD_OK, "bad crc: %s", csd_strerror(err));
+	CHECK(st.partial && st.n_bad == 1, "bad crc: partial %d bad %u", st.partial, st.n_bad);
+	CHECK(d.n_sinks == 1 && !strcmp(d.sinks[0].name, "tmc_etf1"), "intact sink kept");
+	CHECK(strstr(test_msgs(), "CRC"), "CRC reported: %s", test_msgs());
+	csd_dump_free(&d);
+}
+
+static void test_loop(void)
+{
+	struct csd_input_status st;
+	struct csd_dump d;
+	struct vg g;
+	uint64_t first;
+	enum csd_err err;
+
+	vg_init(&g, 1);
+	first = vg_add_etm(&g, 0, 0x10);
+	add_sink(&g, "tmc_etf0", 64, 64, 0, 0, 0);
+	vg_add_etm(&g, 1, 0x11);
+	/* The last node points back at the first instead of the head. */
+	vg_put64(&g, g.last, first + VG_NODE_LIST_OFF);
+	err = load(&g, "loop.vmcore", 0, &d, &st);
+	CHECK(err == CSD_OK && st.partial, "loop: %s partial %d", csd_strerror(err), st.partial);
+	CHECK(d.n_sinks == 1 && d.n_etms == 2, "loop: records before the loop kept");
+	CHECK(strstr(test_msgs(), "loop"), "loop reported");
+	csd_dump_free(&d);
+}
+
+static void test_too_long(void)
+{
+	struct csd_input_status st;
+	struct csd_dump d;
+	struct vg g;
+	enum csd_err err;
+
+	vg_init(&g, 1);
+	vg_add_etm(&g, 0, 0x10);
+	add_sink(&g, "tmc_etf0", 64, 64, 0, 0, 0);
+	for (int i = 0; i < CSD_REGISTRY_MAX_NODES + 5; i++) {
+		struct vg_rec r = { .kind = 1, .cpu = -1, .name = "idle", .data = trace,
+				    .data_len = 1 };
+
+		vg_add_record(&g, &r);
+	}
+	err = load(&g, "long.vmcore", 0, &d, &st);
+	CHECK(err == CSD_OK && st.partial && d.n_sinks == 1, "long list: %s", csd_strerror(err));
+	CHECK(strstr(test_msgs(), "more than"), "bound reported");
+	csd_dump_free(&d);
+}
+
+static void test_bad_fields(void)
+{
+	struct csd_input_status st;
+	struct csd_dump d;
+	struct vg g;
+	uint64_t meta[10] = { 0x4040404040404040ull, 3, 7, 0, 0x13 };
+	struct vg_rec wrong_cpu = { .kind = 2, .flags = 1, .cpu = 4, .name = "etm4",
+				    .data = (uint8_t *)meta, .data_len = 80, .trace_id = 0x13 };
+	struct vg_rec magic = { .kind = 1, .flags = 1, .cpu = -1, .name = "x", .data = trace,
+				.data_len = 8, .magic = 0x12345678 };
+	struct vg_rec version = { .kind = 1, .flags = 1, .cpu = -1, .name = "v", .data = trace,
+				  .data_len = 8, .version = 2 };
+	enum csd_err err;
+
+	vg_init(&g, 1);
+	vg_add_etm(&g, 0, 0x10);
+	vg_add_etm(&g, 1, 0x10);			/* trace ID taken */
+	vg_add_record(&g, &wrong_cpu);
+	vg_add_record(&g, &magic);
+	vg_add_record(&g, &version);
+	add_sink(&g, "good", 100, 100, 0, 0, 0);
+	/* data_len beyond capacity: patch the record written for it */
+	{
+		uint64_t rec = add_sink(&g, "liar", 100, 100, 0, 0, 0), big = 1000;
+
+		memcpy(vg_ptr(&g, rec + 72, 8), &big, 8);
+	}
+	err = load(&g, "fields.vmcore", 0, &d, &st);
+	CHECK(err == CSD_OK, "fields: %s", csd_strerror(err));
+	CHECK(st.n_bad == 5, "fields: %u bad, expected 5", st.n_bad);
+	CHECK(d.n_etms == 1 && d.n_sinks == 1 && !strcmp(d.sinks[0].name, "good"),
+	      "only intact records kept: %zu etms %zu sinks", d.n_etms, d.n_sinks);
+	CHECK(strstr(test_msgs(), "magic 0x12345678"), "magic reported");
+	CHECK(strstr(test_msgs(), "exceeds capacity"), "length reported");
+	CHECK(strstr(test_msgs(), "record version 2"), "version reported");
+	csd_dump_free(&d);
+}
+
+static void test_truncated(void)
+{
+	struct csd_input_status st;
+	struct csd_dump d;
+	struct vg g;
+	enum csd_err err;
+
+	/* Cut inside the RAM, before the records and buffers (at 4 MiB). */
+	make_good(&g);
+	err = load(&g, "trunc.vmcore", 4096 + (3l << 20), &d, &st);
+	CHECK(err != CSD_OK && err != CSD_ERR_NOMEM, "truncated: %s", csd_strerror(err));
+	csd_dump_free(&d);
+	/* Cut after the records, so a large buffer at the end is missing. */
+	vg_init(&g, 1);
+	vg_add_etm(&g, 0, 0x10);
+	add_sink(&g, "small", 64, 64, 0, 0, 0);
+	add_sink(&g, "big", 3000, 3000, 0, 0, 0);
+	{
+		uint64_t end_pa = g.next_free;	/* the big buffer ends here */
+
+		err = load(&g, "trunc2.vmcore", (long)(4096 + end_pa - VG_PHYS_OFFSET - 1000),
+			   &d, &st);
+	}
+	CHECK(err == CSD_OK && st.partial && d.n_sinks == 1 && !strcmp(d.sinks[0].name, "small"),
+	      "truncated buffer: %s partial %d sinks %zu", csd_strerror(err), st.partial,
+	      d.n_sinks);
+	csd_dump_free(&d);
+}
+
+static void test_no_registry_no_trace(void)
+{
+	struct csd_input_status st;
+	struct csd_dump d;
+	struct vg g;
+	struct vg_rec unsaved = { .kind = 1, .cpu = -1, .name = "tmc_etf0", .data = trace,
+				  .data_len = 64 };
+	enum csd_err err;
+
+	vg_init(&g, 0);
+	err = load(&g, "noregistry.vmcore", 0, &d, &st);
+	CHECK(err == CSD_ERR_NOREGISTRY, "no registry: %s", csd_strerror(err));
+	CHECK(strstr(test_msgs(), "without the coresight-kdump series"), "explained");
+	csd_dump_free(&d);
+
+	vg_init(&g, 1);
+	vg_add_etm(&g, 0, 0x10);
+	vg_add_record(&g, &unsaved);
+	err = load(&g, "notrace.vmcore", 0, &d, &st);
+	CHECK(err == CSD_ERR_NOTRACE, "no trace: %s", csd_strerror(err));
+	csd_dump_free(&d);
+
+	vg_init(&g, 1);
+	err = load(&g, "empty.vmcore", 0, &d, &st);
+	CHECK(err == CSD_ERR_NOTRACE, "empty registry: %s", csd_strerror(err));
+	csd_dump_free(&d);
+}
+
+static void test_not_a_vmcore(void)
+{
+	struct csd_dump d = { 0 };
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/junk", tmp);
+	test_write(tmp, "junk", "this is not a vmcore\n", -1);
+	CHECK(csd_input_load(path, &d, NULL) == CSD_ERR_FORMAT, "junk accepted");
+	csd_dump_free(&d);
+}
+
+int main(int argc, char **argv)
+{
+	const char *keep = argc > 2 && !strcmp(argv[1], "--write") ? argv[2] : NULL;
+
+	test_capture_msgs();
+	fill_trace();
+	tmp = keep ? strdup(keep) : test_tmpdir("registry");
+	test_good();
+	test_two_sinks_vmalloc();
+	test_bad_crc();
+	test_loop();
+	test_too_long();
+	test_bad_fields();
+	test_truncated();
+	test_no_registry_no_trace();
+	test_not_a_vmcore();
+	if (!keep)
+		test_rmtree(tmp);
+	free(tmp);
+	return test_result("test_registry");
+}
