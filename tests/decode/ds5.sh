@@ -3,7 +3,7 @@
 # DS-5 trace reports in its ds-5-dumps/ (see ds5.py for what is checked).
 set -eu
 csdump=$1 snap=$2 work=$3
-here=$(dirname "$0")
+. "$(dirname "$0")/common.sh"
 shopt -s nullglob
 reports=("$snap"/ds-5-dumps/Trace_Report_*.txt)
 [ "${#reports[@]}" -gt 0 ] || { echo "skip: no DS-5 reports under $snap"; exit 77; }

@@ -11,9 +11,8 @@
 #   empty   an empty buffer: no ranges, exit 0
 set -eu
 csdump=$1 snap=$2 work=$3
-here=$(dirname "$0")
-[ -d "$snap" ] || { echo "skip: $snap is absent"; exit 77; }
-command -v trc_pkt_lister >/dev/null || { echo "skip: trc_pkt_lister not installed"; exit 77; }
+. "$(dirname "$0")/common.sh"
+need_snapshot "$snap"
 buf=$(awk -F= '/^file=/ { print $2; exit }' "$snap/trace.ini")
 rm -rf "$work"
 mkdir -p "$work"
@@ -52,8 +51,7 @@ make_copy empty 'd = b""'
 for n in cut ragged flips random empty; do decode $n; done
 
 # The cut buffer against trc_pkt_lister on the same bytes.
-(cd "$work" && trc_pkt_lister -ss_dir "$work/cut" -decode -logfilename cut.ppl >/dev/null)
-"$here/trace_seq.py" ppl "$work/cut.ppl" >"$work/cut.oracle"
+lister_seq "$work/cut" "$work/cut.oracle"
 "$here/trace_seq.py" jsonl "$work/cut.jsonl" >"$work/cut.ours"
 "$here/trace_seq.py" jsonl "$work/ragged.jsonl" >"$work/ragged.ours"
 [ -s "$work/cut.oracle" ] || { echo "FAIL: trc_pkt_lister decoded nothing of cut"; fail=1; }

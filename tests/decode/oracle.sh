@@ -4,16 +4,12 @@
 # and exceptions as trc_pkt_lister, OpenCSD's own reference decoder.
 set -eu
 csdump=$1 snap=$2 work=$3
-here=$(dirname "$0")
-[ -d "$snap" ] || { echo "skip: $snap is absent"; exit 77; }
-command -v trc_pkt_lister >/dev/null || { echo "skip: trc_pkt_lister not installed"; exit 77; }
+. "$(dirname "$0")/common.sh"
+need_snapshot "$snap"
 mkdir -p "$work"
 name=$(basename "$snap")
 
-# trc_pkt_lister appends its listing to a log file in the current directory.
-rm -f "$work/$name.ppl"
-(cd "$work" && trc_pkt_lister -ss_dir "$snap" -decode -logfilename "$name.ppl" >/dev/null)
-"$here/trace_seq.py" ppl "$work/$name.ppl" >"$work/$name.oracle"
+lister_seq "$snap" "$work/$name.oracle"
 
 "$csdump" decode "$snap" --format jsonl --last 0 >"$work/$name.jsonl"
 "$here/trace_seq.py" jsonl "$work/$name.jsonl" >"$work/$name.ours"

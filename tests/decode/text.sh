@@ -3,13 +3,10 @@
 # --last 0) shows, per CPU, the newest ranges that trc_pkt_lister decodes.
 set -eu
 csdump=$1 snap=$2 work=$3
-here=$(dirname "$0")
-[ -d "$snap" ] || { echo "skip: $snap is absent"; exit 77; }
-command -v trc_pkt_lister >/dev/null || { echo "skip: trc_pkt_lister not installed"; exit 77; }
+. "$(dirname "$0")/common.sh"
+need_snapshot "$snap"
 mkdir -p "$work"
-rm -f "$work/text.ppl"
-(cd "$work" && trc_pkt_lister -ss_dir "$snap" -decode -logfilename text.ppl >/dev/null)
-"$here/trace_seq.py" ppl "$work/text.ppl" >"$work/text.oracle"
+lister_seq "$snap" "$work/text.oracle"
 for last in 20 3 0; do
 	if [ $last = 20 ]; then
 		"$csdump" decode "$snap" >"$work/text.$last"

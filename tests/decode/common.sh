@@ -1,0 +1,19 @@
+# Sourced by the tests of tests/decode: what they share.
+here=$(dirname "${BASH_SOURCE[0]}")
+
+# need_snapshot DIR: skip (77) the test when DIR or trc_pkt_lister is absent.
+need_snapshot() {
+	[ -d "$1" ] || { echo "skip: $1 is absent"; exit 77; }
+	command -v trc_pkt_lister >/dev/null || { echo "skip: trc_pkt_lister not installed"; exit 77; }
+}
+
+# lister_seq SNAPSHOT_DIR OUT: trc_pkt_lister's decode, normalised by
+# trace_seq.py, into OUT (its raw listing in OUT.ppl).
+lister_seq() {
+	local out
+	out=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+	rm -f "$out.ppl"	# trc_pkt_lister appends to its log file
+	(cd "$(dirname "$out")" && trc_pkt_lister -ss_dir "$1" -decode \
+		-logfilename "$(basename "$out").ppl" >/dev/null)
+	"$here/trace_seq.py" ppl "$out.ppl" >"$out"
+}
