@@ -245,6 +245,10 @@ int csd_cmd_decode(int argc, char **argv)
 	}
 	err = csd_decode_pipelined(&d, &opts, csd_render_event, r);
 	progress_end(&pr);
+	if (err == CSD_ERR_USAGE) {
+		rc = csd_exit_code(err);
+		goto out;
+	}
 	if (!csd_render_finish(r)) {
 		csd_error("writing the output failed");
 		goto out;

@@ -228,10 +228,7 @@ static dcd_tree_handle_t tree_create(struct tree_ctx *t, const struct csd_sink *
 		used++;
 	}
 	if (!used) {
-		if (o->cpu >= 0)
-			csd_error("no trace unit of CPU %d in the metadata", o->cpu);
-		else
-			csd_error("no trace unit with a usable trace ID in the metadata");
+		csd_error("no trace unit with a usable trace ID in the metadata");
 		goto fail;
 	}
 	/* Attaches to the decoders that exist: after creating them. */
@@ -329,6 +326,14 @@ enum csd_err csd_decode(const struct csd_dump *d, const struct csd_decode_opts *
 	if (!d->n_etms) {
 		csd_error("no ETM metadata: nothing to decode");
 		return CSD_ERR_NOTRACE;
+	}
+	if (o->cpu >= 0) {
+		for (i = 0; i < d->n_etms && d->etms[i].cpu != (uint64_t)o->cpu; i++)
+			;
+		if (i == d->n_etms) {
+			csd_error("no trace unit of CPU %d in the metadata", o->cpu);
+			return CSD_ERR_USAGE;
+		}
 	}
 	ocsd_def_errlog_init(OCSD_ERR_SEV_ERROR, 0);
 	for (i = 0; i < d->n_sinks; i++)
