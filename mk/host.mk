@@ -82,5 +82,11 @@ check-unit-registry: $(HOST_SAN)/tests/test_registry
 check-unit-cli-vmcore: $(HOST_SAN)/csdump $(HOST_SAN)/tests/test_registry
 	@$(HARNESS) unit-cli-vmcore env $(SAN_ENV) tests/unit/cli_vmcore.sh $^
 
+.PHONY: check-unit-valgrind check-unit-install
+check-unit-valgrind: $(HOST)/csdump $(addprefix $(HOST)/tests/,$(UNIT_TESTS))
+	@$(HARNESS) unit-valgrind tests/unit/valgrind.sh $(HOST) tests/unit/valgrind.supp $(SHARED)/traces
+check-unit-install: $(HOST)/csdump
+	@$(HARNESS) unit-install tests/unit/install.sh
+
 CHECKS += check-unit-snapshot check-unit-cs-frame check-perf-juno check-unit-registry
-CHECKS += check-unit-cli-vmcore
+CHECKS += check-unit-cli-vmcore check-unit-valgrind check-unit-install
