@@ -9,6 +9,7 @@
 #include "diag.h"
 #include "extract.h"
 #include "registry.h"
+#include "registry_info.h"
 #include "vmcore.h"
 
 static const char info_usage[] =
@@ -53,26 +54,11 @@ bad:
 	return CSD_EXIT_USAGE;
 }
 
-static void print_record(struct csd_record *r)
-{
-	char flags[64], cpu[16];
-	const char *crc = !r->crc_checked ? "-" : r->crc_ok ? "ok" : "bad";
-
-	snprintf(cpu, sizeof(cpu), r->cpu < 0 ? "-" : "%d", r->cpu);
-	printf("0x%016llx %-8s %-20s %4s %10llu %10llu %-26s %-4s%s%s\n",
-	       (unsigned long long)r->addr,
-	       r->kind == CSD_REC_KIND_TRACE ? "trace" : r->kind == CSD_REC_KIND_ETM ? "metadata" : "?",
-	       r->name[0] ? r->name : "?", cpu, (unsigned long long)r->capacity,
-	       (unsigned long long)r->data_len, csd_rec_flags_str(r->flags, flags, sizeof(flags)),
-	       crc, r->state == CSD_REC_BAD ? "  BAD: " : "", r->problem);
-}
-
 int csd_cmd_info(int argc, char **argv)
 {
 	const char *input = NULL, *out = NULL;
-	struct csd_registry reg;
+	struct csd_info_counts c;
 	struct csd_mem m;
-	size_t n_trace = 0;
 	enum csd_err err;
 	int rc = parse(argc, argv, info_usage, false, &input, &out);
 
@@ -81,35 +67,11 @@ int csd_cmd_info(int argc, char **argv)
 	err = csd_vmcore_open(input, &m);
 	if (err)
 		return csd_exit_code(err);
-	err = csd_registry_walk(&m, &reg);
-	if (!err) {
-		printf("%-18s %-8s %-20s %4s %10s %10s %-26s %s\n", "ADDRESS", "KIND", "DEVICE",
-		       "CPU", "CAPACITY", "DATA_LEN", "FLAGS", "CRC");
-		for (size_t i = 0; i < reg.n; i++) {
-			struct csd_record *r = &reg.recs[i];
-			uint8_t *data;
-			size_t len;
-
-			/* The CRC verdict needs the data: read it, keep nothing. */
-			if (r->state == CSD_REC_OK) {
-				if (csd_record_read(&m, r, &data, &len) == CSD_OK) {
-					free(data);
-					n_trace += r->kind == CSD_REC_KIND_TRACE;
-				} else {
-					reg.n_bad++;
-				}
-			}
-			print_record(r);
-		}
-		if (reg.cut)
-			printf("list cut: %s\n", reg.cut_reason);
-		printf("%zu record(s), %zu bad, %zu with saved trace\n", reg.n, reg.n_bad, n_trace);
-		rc = reg.n_bad || reg.cut ? CSD_EXIT_PARTIAL :
-		     n_trace ? CSD_EXIT_OK : CSD_EXIT_NOTRACE;
-	} else {
+	err = csd_registry_info(&m, stdout, &c);
+	if (!err)
+		rc = c.n_bad || c.cut ? CSD_EXIT_PARTIAL : c.n_trace ? CSD_EXIT_OK : CSD_EXIT_NOTRACE;
+	else
 		rc = csd_exit_code(err);
-	}
-	csd_registry_free(&reg);
 	csd_mem_close(&m);
 	return rc;
 }
