@@ -8,34 +8,35 @@
 ENC      := $(BUILD)/encoder
 ENC_SAN  := $(BUILD)/encoder-san
 ENC_SRCS := $(filter-out tools/etm4enc/main.c,$(wildcard tools/etm4enc/*.c))
-ENC_LIBS := -lelf
+# The output directories are written by libcsdump (src/extract.h, snapshot.h).
+ENC_CPPFLAGS := -Itools/etm4enc -Isrc
 AARCH64_CC ?= aarch64-linux-gnu-gcc
 
-# $(call enc_variant,DIR,EXTRA_FLAGS)
+# $(call enc_variant,DIR,EXTRA_FLAGS,LIBCSDUMP)
 define enc_variant
 $(1)/obj/%.o: tools/etm4enc/%.c $(DEPS_STAMP)
 	@mkdir -p $$(@D)
-	$$(CC) $$(CSTD) $$(WARN) $$(CFLAGS) $(2) -Itools/etm4enc -MMD -MP -c -o $$@ $$<
+	$$(CC) $$(CSTD) $$(WARN) $$(CFLAGS) $(2) $$(ENC_CPPFLAGS) -MMD -MP -c -o $$@ $$<
 
 $(1)/obj/tests/%.o: tests/encoder/%.c $(DEPS_STAMP)
 	@mkdir -p $$(@D)
-	$$(CC) $$(CSTD) $$(WARN) $$(CFLAGS) $(2) -Itools/etm4enc -MMD -MP -c -o $$@ $$<
+	$$(CC) $$(CSTD) $$(WARN) $$(CFLAGS) $(2) $$(ENC_CPPFLAGS) -MMD -MP -c -o $$@ $$<
 
 $(1)/libetm4enc.a: $(patsubst tools/etm4enc/%.c,$(1)/obj/%.o,$(ENC_SRCS))
 	@rm -f $$@
 	$$(AR) rcs $$@ $$^
 
-$(1)/etm4enc: $(1)/obj/main.o $(1)/libetm4enc.a
-	$$(CC) $$(CFLAGS) $(2) $$(LDFLAGS) -o $$@ $$^ $$(ENC_LIBS)
+$(1)/etm4enc: $(1)/obj/main.o $(1)/libetm4enc.a $(3)
+	$$(CC) $$(CFLAGS) $(2) $$(LDFLAGS) -o $$@ $$^ $$(HOST_LDLIBS)
 
-$(1)/enc_roundtrip: $(1)/obj/tests/roundtrip.o $(1)/libetm4enc.a
-	$$(CC) $$(CFLAGS) $(2) $$(LDFLAGS) -o $$@ $$^ $$(ENC_LIBS)
+$(1)/enc_roundtrip: $(1)/obj/tests/roundtrip.o $(1)/libetm4enc.a $(3)
+	$$(CC) $$(CFLAGS) $(2) $$(LDFLAGS) -o $$@ $$^ $$(HOST_LDLIBS)
 
 -include $$(wildcard $(1)/obj/*.d $(1)/obj/tests/*.d)
 endef
 
-$(eval $(call enc_variant,$(ENC),))
-$(eval $(call enc_variant,$(ENC_SAN),$(SAN_FLAGS)))
+$(eval $(call enc_variant,$(ENC),,$(BUILD)/host/libcsdump.a))
+$(eval $(call enc_variant,$(ENC_SAN),$(SAN_FLAGS),$(BUILD)/host-san/libcsdump.a))
 
 # The test program: freestanding arm64 code with plenty of control flow.
 $(ENC)/prog.elf: tests/encoder/prog.c $(DEPS_STAMP)
@@ -78,7 +79,7 @@ check-enc-csdump-etb: $(ENC_SAN)/enc_roundtrip $(ENC)/prog.elf $(CSDUMP_BIN)
 	@$(HARNESS) enc-csdump-etb env $(ENC_SAN_ENV) $< -s 40 -e 16384 -c $(CSDUMP_BIN) -w $(ENC)/rt-cs-etb -x $(ENC)/prog.elf
 
 check-enc-csdump-juno: $(ENC_SAN)/enc_roundtrip $(CSDUMP_BIN)
-	@$(HARNESS) enc-csdump-juno env $(ENC_SAN_ENV) $< -s 100 -c $(CSDUMP_BIN) -w $(ENC)/rt-cs-juno \
+	@$(HARNESS) enc-csdump-juno env $(ENC_SAN_ENV) $< -s 50 -c $(CSDUMP_BIN) -w $(ENC)/rt-cs-juno \
 		-r $(SHARED)/traces/juno_r1_1/kernel_dump.bin 0xFFFFFFC000081000
 
 # Stock perf script on csdump's perf.data of a synthesized snapshot prints

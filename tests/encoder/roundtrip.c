@@ -27,8 +27,9 @@
 
 #include "gen.h"
 #include "image.h"
+#include "output.h"
 #include "rng.h"
-#include "snapdir.h"
+#include "snapshot.h"
 
 #define BATCH 96
 #define N_CFG 8
@@ -179,10 +180,8 @@ static int run_batch(const struct image *img, const char *dir, struct unit *u, s
 {
 	char cmd[4200];
 	struct gen g = { 0 };
-	struct snap_etm etms[BATCH];
-	const uint8_t *data;
-	char err[512];
-	size_t len, i;
+	struct csd_dump d = { 0 };
+	size_t i;
 	bool wrapped;
 	int ret, bad = 0;
 
@@ -199,14 +198,15 @@ static int run_batch(const struct image *img, const char *dir, struct unit *u, s
 
 		config(&u[i].ec, u[i].cfg, u[i].seed, (uint8_t)(i + 1));
 		gen_cpu_walk(&g.cpus[i], (unsigned int)i, &u[i].ec, img, u[i].seed, steps);
-		etms[i].cpu = (unsigned int)i;
-		etm4_regs(&u[i].ec, &etms[i].regs);
 	}
 	gen_run(&g);
-	len = cstf_result(&g.fmt, &data, &wrapped);
-	ret = snapdir_write(dir, img, etms, n, data, len, err, sizeof(err));
-	if (ret)
-		fprintf(stderr, "%s\n", err);
+	ret = enc_dump_build(&d, &g, img);
+	if (!ret && csd_snapshot_write(&d, dir)) {
+		fprintf(stderr, "%s: writing the snapshot failed\n", dir);
+		ret = -EIO;
+	}
+	wrapped = d.n_sinks && (d.sinks[0].flags & CSD_F_WRAPPED);
+	csd_dump_free(&d);
 	snprintf(cmd, sizeof(cmd), "%s decode '%s' --format jsonl --last 0",
 		 csdump ? csdump : "", dir);
 	if (!ret && csdump)

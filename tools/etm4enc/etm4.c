@@ -30,8 +30,9 @@
 
 #define CCNT_THRESHOLD	4
 
-void etm4_regs(const struct etm4_cfg *cfg, struct etm4_regs *r)
+void etm4_regs(const struct etm4_cfg *cfg, unsigned int cpu, struct csd_etm *r)
 {
+	r->cpu = cpu;
 	/* TRCCONFIGR: bit 0 RES1 on ETMv4.0, CCI 4, CID 6, VMID 7, RS 12 */
 	r->trcconfigr = 1u | (cfg->cycle_count ? 1u << 4 : 0) |
 			(cfg->ctxid ? 1u << 6 : 0) | (cfg->vmid ? 1u << 7 : 0) |

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "buf.h"
+#include "dump.h"
 #include "path.h"
 
 #define ETM4_RS_DEPTH 15
@@ -28,17 +29,6 @@ struct etm4_cfg {
 	bool exact_match;	/* use Exact Match Address packets */
 	uint32_t sync_period;	/* bytes of trace between A-sync + Trace Info */
 	uint64_t seed;		/* atom grouping and cycle counts */
-};
-
-/* The register values a decoder needs, consistent with what is encoded. */
-struct etm4_regs {
-	uint64_t trcconfigr;
-	uint64_t trctraceidr;
-	uint64_t trcidr0;
-	uint64_t trcidr1;
-	uint64_t trcidr2;
-	uint64_t trcidr8;
-	uint64_t trcauthstatus;
 };
 
 struct etm4_enc {
@@ -61,7 +51,8 @@ struct etm4_enc {
 	uint64_t n_packets;
 };
 
-void etm4_regs(const struct etm4_cfg *cfg, struct etm4_regs *regs);
+/* The register values a decoder needs for CPU @cpu, consistent with the trace. */
+void etm4_regs(const struct etm4_cfg *cfg, unsigned int cpu, struct csd_etm *regs);
 
 void etm4_init(struct etm4_enc *e, const struct etm4_cfg *cfg);
 void etm4_free(struct etm4_enc *e);

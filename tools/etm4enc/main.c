@@ -4,9 +4,10 @@
  *
  *   etm4enc --elf vmlinux --path-symbols a,b,c --cpus 2 --etb-size 65536 -o DIR
  *
- * writes DIR/cstrace.bin (the sink's formatted frames, in trace order),
- * DIR/metadata.bin (one 80-byte ETMv4 block per CPU, docs/record-abi.md) and
- * DIR/snapshot/ (an OpenCSD snapshot: trc_pkt_lister -ss_dir DIR/snapshot).
+ * writes a csdump extract directory: DIR/cstrace.bin (the sink's formatted
+ * frames, in trace order), DIR/metadata.bin (one 80-byte ETMv4 block per CPU,
+ * docs/record-abi.md), DIR/perf.data and DIR/summary.txt; and DIR/snapshot/,
+ * an OpenCSD snapshot (trc_pkt_lister -ss_dir DIR/snapshot -decode).
  * CPU n uses trace ID 0x10 + n. Not installed: a tool for tests and benchmarks.
  */
 #include <errno.h>
@@ -17,9 +18,12 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "csd_err.h"
+#include "extract.h"
 #include "gen.h"
 #include "image.h"
-#include "snapdir.h"
+#include "output.h"
+#include "snapshot.h"
 #include "walk.h"
 
 struct opts {
@@ -147,50 +151,30 @@ static void write_range(void *user, const struct gen_cpu *c, const struct step *
 
 static int write_outputs(const struct opts *o, const struct image *img, struct gen *g)
 {
-	struct snap_etm *etms = calloc(g->n_cpus, sizeof(*etms));
-	uint8_t *meta = calloc(g->n_cpus, ETM4_META_SIZE);
-	const uint8_t *data;
-	char path[4096], err[512] = "";
-	size_t len, i;
-	bool wrapped;
-	int ret = -ENOMEM;
+	struct csd_dump d = { 0 };
+	enum csd_err err = CSD_OK;
+	char snap[4096];
 
-	if (!etms || !meta)
-		goto out;
-	for (i = 0; i < g->n_cpus; i++) {
-		etms[i].cpu = g->cpus[i].cpu;
-		etm4_regs(&g->cpus[i].enc.cfg, &etms[i].regs);
-		etm4_meta_block(&etms[i], meta + i * ETM4_META_SIZE);
+	if (enc_dump_build(&d, g, img)) {
+		fprintf(stderr, "etm4enc: out of memory\n");
+		csd_dump_free(&d);
+		return -1;
 	}
-	len = cstf_result(&g->fmt, &data, &wrapped);
-	if (mkdir(o->out, 0755) && errno != EEXIST) {
-		ret = -errno;
-		fprintf(stderr, "etm4enc: %s: %s\n", o->out, strerror(errno));
-		goto out;
+	err = csd_extract_write(&d, NULL, "etm4enc", o->out);
+	if (err)
+		fprintf(stderr, "etm4enc: %s: %s\n", o->out, csd_strerror(err));
+	snprintf(snap, sizeof(snap), "%s/snapshot", o->out);
+	if (!err && o->snapshot) {
+		err = csd_snapshot_write(&d, snap);
+		if (err)
+			fprintf(stderr, "etm4enc: %s: %s\n", snap, csd_strerror(err));
 	}
-	snprintf(path, sizeof(path), "%s/cstrace.bin", o->out);
-	ret = write_file_atomic(path, data, len);
-	if (!ret) {
-		snprintf(path, sizeof(path), "%s/metadata.bin", o->out);
-		ret = write_file_atomic(path, meta, g->n_cpus * ETM4_META_SIZE);
-	}
-	if (ret) {
-		fprintf(stderr, "etm4enc: %s: %s\n", path, strerror(-ret));
-		goto out;
-	}
-	if (o->snapshot) {
-		snprintf(path, sizeof(path), "%s/snapshot", o->out);
-		ret = snapdir_write(path, img, etms, g->n_cpus, data, len, err, sizeof(err));
-		if (ret)
-			fprintf(stderr, "etm4enc: %s\n", err);
-	}
-	if (!ret && o->stats)
-		printf("sink: %zu bytes%s (%llu bytes of frames made)\n", len,
-		       wrapped ? ", wrapped" : "", (unsigned long long)g->fmt.total);
-out:
-	free(etms);
-	free(meta);
-	return ret;
+	if (!err && o->stats)
+		printf("sink: %zu bytes%s (%llu bytes of frames made)\n", d.sinks[0].len,
+		       d.sinks[0].flags & CSD_F_WRAPPED ? ", wrapped" : "",
+		       (unsigned long long)g->fmt.total);
+	csd_dump_free(&d);
+	return err ? -1 : 0;
 }
 
 int main(int argc, char **argv)
