@@ -44,6 +44,41 @@ static int cmp_piece(const void *a, const void *b)
 	return x->vaddr < y->vaddr ? -1 : x->vaddr > y->vaddr;
 }
 
+/*
+ * Segments far apart (user code and the vdso, say) cannot share one .text:
+ * keep the run of segments with gaps below CSD_ELFIMAGE_MAX_GAP that holds
+ * the most bytes, and report the others.
+ */
+static size_t keep_one_cluster(struct piece *pc, size_t n, const char *path)
+{
+	size_t best = 0, best_len = 0, best_bytes = 0;
+
+	for (size_t i = 0; i < n;) {
+		size_t j = i + 1, bytes = pc[i].len;
+
+		while (j < n && pc[j].vaddr - (pc[j - 1].vaddr + pc[j - 1].len) <= CSD_ELFIMAGE_MAX_GAP &&
+		       pc[j].vaddr + pc[j].len - pc[i].vaddr <= CSD_ELFIMAGE_MAX_SPAN)
+			bytes += pc[j++].len;
+		if (bytes > best_bytes) {
+			best = i;
+			best_len = j - i;
+			best_bytes = bytes;
+		}
+		i = j;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (i < best || i >= best + best_len)
+			csd_warn("%s: segment %s at 0x%llx is far from the others, left out",
+				 path, pc[i].name, (unsigned long long)pc[i].vaddr);
+	if (pc[best].len > CSD_ELFIMAGE_MAX_SPAN) {
+		csd_error("%s: segment %s is larger than %llu MiB", path, pc[best].name,
+			  CSD_ELFIMAGE_MAX_SPAN >> 20);
+		return 0;
+	}
+	memmove(pc, pc + best, best_len * sizeof(*pc));
+	return best_len;
+}
+
 /* Sorted, non-overlapping pieces of @d's segments; n on success, 0 on error. */
 static size_t make_pieces(const struct csd_dump *d, const char *path, struct piece *pc)
 {
@@ -76,13 +111,7 @@ static size_t make_pieces(const struct csd_dump *d, const char *path, struct pie
 		csd_error("%s: no memory segments to write", path);
 		return 0;
 	}
-	if (pc[n - 1].vaddr + pc[n - 1].len - pc[0].vaddr > CSD_ELFIMAGE_MAX_SPAN) {
-		csd_error("%s: segments from 0x%llx to 0x%llx span more than %llu MiB",
-			  path, (unsigned long long)pc[0].vaddr,
-			  (unsigned long long)(pc[n - 1].vaddr + pc[n - 1].len),
-			  CSD_ELFIMAGE_MAX_SPAN >> 20);
-		return 0;
-	}
+	return keep_one_cluster(pc, n, path);
 	return n;
 }
 

@@ -9,7 +9,8 @@
 #include "csd_err.h"
 #include "dump.h"
 
-/* How far apart the segments may lie: the gaps are part of .text. */
+/* The gaps between segments are part of .text: bound them and the whole. */
+#define CSD_ELFIMAGE_MAX_GAP	(64ull << 20)
 #define CSD_ELFIMAGE_MAX_SPAN	(1ull << 30)
 
 /*
@@ -18,8 +19,9 @@
  * as zeros), with a `_text` symbol at its start (perf relocates the kernel
  * map by it, see csd_perf_write_cs_etm()) and one function symbol per
  * segment, named after its source.  Segments that overlap an earlier one are
- * clipped and reported; CSD_ERR_FORMAT if there are none or they span more
- * than CSD_ELFIMAGE_MAX_SPAN.
+ * clipped, and segments far from the main group (gaps above
+ * CSD_ELFIMAGE_MAX_GAP) left out, both reported; CSD_ERR_FORMAT if none
+ * remains.
  */
 enum csd_err csd_elfimage_write(const struct csd_dump *d, const char *path);
 
