@@ -272,6 +272,16 @@ void image_free(struct image *img)
 	memset(img, 0, sizeof(*img));
 }
 
+void image_relocate(struct image *img, uint64_t offset)
+{
+	size_t i;
+
+	for (i = 0; i < img->n_segs; i++)
+		img->segs[i].vaddr += offset;
+	for (i = 0; i < img->n_syms; i++)
+		img->syms[i].addr += offset;
+}
+
 const struct img_seg *image_seg(const struct image *img, uint64_t addr)
 {
 	size_t i;

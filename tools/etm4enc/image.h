@@ -38,6 +38,8 @@ int image_load_elf(struct image *img, const char *path, char *err, size_t errlen
 int image_load_raw(struct image *img, const char *path, uint64_t vaddr,
 		   char *err, size_t errlen);
 void image_free(struct image *img);
+/* Move the image by @offset (e.g. a KASLR offset): segments and symbols. */
+void image_relocate(struct image *img, uint64_t offset);
 
 /* Read the instruction word at @addr; false when outside the image. */
 bool image_read32(const struct image *img, uint64_t addr, uint32_t *w);

@@ -28,7 +28,7 @@
 
 struct opts {
 	const char *elf, *raw, *out, *symbols, *ranges;
-	uint64_t raw_addr, seed, steps, size, etb_size;
+	uint64_t raw_addr, offset, seed, steps, size, etb_size;
 	unsigned int cpus, sync_period;
 	bool cc, ctxid, vmid, retstack, exact, snapshot, stats;
 };
@@ -37,6 +37,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: etm4enc (--elf FILE | --raw FILE --raw-addr ADDR) -o DIR [options]\n"
+		"  --offset ADDR         move the image by ADDR (a KASLR offset)\n"
 		"  --path-symbols a,b,c  CPU 0 runs this call chain (others: random walks)\n"
 		"  --cpus N              trace units, trace IDs 0x10.. (default 1)\n"
 		"  --seed N              random walk seed (default 1)\n"
@@ -71,6 +72,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 {
 	static const struct option lo[] = {
 		{ "elf", 1, NULL, 'e' }, { "raw", 1, NULL, 'r' }, { "raw-addr", 1, NULL, 'A' },
+		{ "offset", 1, NULL, 'O' },
 		{ "path-symbols", 1, NULL, 'p' }, { "cpus", 1, NULL, 'c' },
 		{ "seed", 1, NULL, 's' }, { "steps", 1, NULL, 'n' }, { "size", 1, NULL, 'S' },
 		{ "etb-size", 1, NULL, 'E' }, { "cc", 0, NULL, 'C' }, { "ctxid", 0, NULL, 'I' },
@@ -103,12 +105,13 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case 'N': o->snapshot = false; break;
 		case 't': o->stats = true; break;
 		case 'h': usage(stdout); exit(0);
-		case 'A': case 's': case 'n': case 'S': case 'E': case 'c': case 'y':
+		case 'A': case 'O': case 's': case 'n': case 'S': case 'E': case 'c': case 'y':
 			if (parse_u64(a, &v)) {
 				fprintf(stderr, "etm4enc: bad number '%s'\n", a);
 				return -1;
 			}
 			if (c == 'A') o->raw_addr = v;
+			else if (c == 'O') o->offset = v;
 			else if (c == 's') o->seed = v;
 			else if (c == 'n') o->steps = v;
 			else if (c == 'S') o->size = v;
@@ -198,6 +201,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "etm4enc: %s\n", err);
 		return 1;
 	}
+	image_relocate(&img, o.offset);
 	if (o.symbols) {
 		symlist = strdup(o.symbols);
 		ret = symlist ? sympath_build(&img, names, split_symbols(symlist, names, 256),
