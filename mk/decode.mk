@@ -24,7 +24,7 @@ DECODE_ORACLE_TRACES := juno_r1_1 juno-uname-001 a57_single_step
 DECODE_ORACLE_CHECKS := $(addprefix check-decode-oracle-,$(DECODE_ORACLE_TRACES))
 
 .PHONY: $(DECODE_ORACLE_CHECKS) check-decode-ds5 check-decode-roundtrip check-decode-symbols \
-	check-decode-text check-decode-hostile
+	check-decode-text check-decode-hostile check-decode-symjson
 
 # Per trace ID the same ranges, NACCs and exceptions as trc_pkt_lister -decode.
 $(DECODE_ORACLE_CHECKS): check-decode-oracle-%: $(DECODE_CSDUMP)
@@ -51,10 +51,15 @@ check-decode-hostile: $(DECODE_CSDUMP)
 	@$(DECODE_ENV) $(HARNESS) decode-hostile tests/decode/hostile.sh \
 		$(DECODE_CSDUMP) $(DECODE_TRACES)/juno_r1_1 $(abspath $(DECODE_WORK))/hostile
 
+# Every symbol in the JSON output of juno_r1_1 is the one nm gives.
+check-decode-symjson: $(DECODE_CSDUMP)
+	@$(DECODE_ENV) $(HARNESS) decode-symjson tests/decode/symjson.sh \
+		$(DECODE_CSDUMP) $(DECODE_TRACES)/juno_r1_1 $(DECODE_WORK)/symjson
+
 # Symbols, source lines and the vmlinux image against nm, addr2line, readelf.
 check-decode-symbols: $(DECODE_PROBE)
 	@$(DECODE_ENV) $(HARNESS) decode-symbols tests/decode/symbols.sh \
 		$(DECODE_PROBE) $(CC) $(DECODE_WORK)/symbols
 
 CHECKS += $(DECODE_ORACLE_CHECKS) check-decode-ds5 check-decode-roundtrip check-decode-symbols \
-	check-decode-text check-decode-hostile
+	check-decode-text check-decode-hostile check-decode-symjson

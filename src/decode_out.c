@@ -429,11 +429,16 @@ static void text_entry(struct csd_render *r, const struct entry *e)
 	switch (e->kind) {
 	case CSD_EV_RANGE:
 		text_sym(r, a, sizeof(a), e->start);
-		fprintf(r->f, "  %016" PRIx64 "-%016" PRIx64 " %6" PRIu32 " instr %s",
-			e->start, e->end, e->n_instr, a);
-		if (e->n_ranges > 1) {
+		if (e->n_ranges == 1) {
+			fprintf(r->f, "  %016" PRIx64 "-%016" PRIx64 " %6" PRIu32 " instr %s",
+				e->start, e->end, e->n_instr, a);
+		} else {
+			/* One function, several ranges: where it began and where it ended. */
+			snprintf(b, sizeof(b), "(%" PRIu32 " ranges)", e->n_ranges);
+			fprintf(r->f, "  %016" PRIx64 " %-16s %6" PRIu32 " instr %s", e->start, b,
+				e->n_instr, a);
 			text_sym(r, b, sizeof(b), e->end - 4);
-			fprintf(r->f, " ..%s (%" PRIu32 " ranges)", b, e->n_ranges);
+			fprintf(r->f, " ..%s", b);
 		}
 		if (r->lines && csd_syms_line(r->syms, e->start, &file, &line))
 			fprintf(r->f, "  %s:%d", file, line);
