@@ -89,5 +89,16 @@ check-enc-perf: $(ENC_SAN)/etm4enc $(ENC)/prog.elf $(CSDUMP_BIN)
 	@$(HARNESS) enc-perf env $(ENC_SAN_ENV) tests/encoder/perf_branches.py $< $(CSDUMP_BIN) \
 		$(ENC)/prog.elf $(ENC)/perf
 
+# The guest kernel's sysrq panic path, when the kernel has been built.
+ENC_VMLINUX ?= $(BUILD)/kernel-out/vmlinux
+ENC_PANIC_CHAIN := el0t_64_sync el0t_64_sync_handler el0_svc do_el0_svc invoke_syscall \
+	__arm64_sys_write ksys_write vfs_write proc_reg_write write_sysrq_trigger \
+	__handle_sysrq sysrq_handle_crash panic __crash_kexec machine_kexec
+.PHONY: check-enc-vmlinux
+check-enc-vmlinux: $(ENC_SAN)/etm4enc
+	@$(HARNESS) enc-vmlinux env $(ENC_SAN_ENV) tests/encoder/sympath.sh $< $(ENC_VMLINUX) \
+		$(ENC)/vmlinux-panic "$(ENC_PANIC_CHAIN)"
+
 CHECKS += check-enc-roundtrip check-enc-roundtrip-etb check-enc-roundtrip-juno check-enc-sympath
+CHECKS += check-enc-vmlinux
 CHECKS += check-enc-csdump check-enc-csdump-etb check-enc-csdump-juno check-enc-perf

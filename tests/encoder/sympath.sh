@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# sympath.sh ETM4ENC PROG_ELF WORKDIR: the etm4enc tool along a call chain.
-# CPU 0 follows _start -> run -> op_a (through a function pointer) ->
-# classify -> fib; CPUs 1 and 2 walk at random. trc_pkt_lister must decode
-# exactly the ranges etm4enc says it encoded, for every trace ID, and CPU 0's
-# decode must enter each function of the chain (addresses from nm, not from
-# etm4enc) in order.
+# sympath.sh ETM4ENC ELF WORKDIR [CHAIN]: the etm4enc tool along a call chain.
+# CPU 0 follows CHAIN (default, for tests/encoder/prog.c: _start -> run ->
+# op_a (through a function pointer) -> classify -> fib); CPUs 1 and 2 walk at
+# random. trc_pkt_lister must decode exactly the ranges etm4enc says it
+# encoded, for every trace ID, and CPU 0's decode must enter each function of
+# the chain (addresses from nm, not from etm4enc) in order.
+# Exit 77 when trc_pkt_lister or the ELF (e.g. a kernel not built) is missing.
 set -eu
 enc=$1 elf=$2 dir=$3
+chain=${4:-_start run op_a classify fib}
 command -v trc_pkt_lister >/dev/null || { echo "trc_pkt_lister not installed"; exit 77; }
-chain="_start run op_a classify fib"
+[ -r "$elf" ] || { echo "$elf: not built"; exit 77; }
 rm -rf "$dir"
 "$enc" --elf "$elf" --path-symbols "${chain// /,}" --cpus 3 --steps 300 --seed 7 \
 	--etb-size 65536 --cc --ranges "$dir.ranges" -o "$dir"
@@ -32,7 +34,9 @@ done
 # The chain, against the ELF's own symbol table.
 line=0
 for sym in $chain; do
-	addr=$(nm "$elf" | awk -v s="$sym" '$3 == s { print "0x" $1 }' | sed 's/0x0*/0x/')
+	# the symbol, or a compiler clone of it (sym.constprop.0)
+	addr=$(nm "$elf" | awk -v s="$sym" '$3 == s || index($3, s ".") == 1 { print "0x" $1; exit }' |
+		sed 's/0x0*/0x/')
 	at=$(awk -v a="$addr" -v from="$line" 'NR > from && $1 == a { print NR; exit }' "$dir.got.10")
 	if [ -z "$addr" ] || [ -z "$at" ]; then
 		echo "CPU 0: no range starting at $sym ($addr) after range $line"

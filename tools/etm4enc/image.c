@@ -310,10 +310,14 @@ bool image_read32(const struct image *img, uint64_t addr, uint32_t *w)
 
 const struct img_sym *image_sym_by_name(const struct image *img, const char *name)
 {
-	size_t i;
+	size_t i, n = strlen(name);
 
 	for (i = 0; i < img->n_syms; i++)
 		if (!strcmp(img->syms[i].name, name))
+			return &img->syms[i];
+	/* A compiler clone: name.constprop.0, name.isra.0, name.part.0 */
+	for (i = 0; i < img->n_syms; i++)
+		if (!strncmp(img->syms[i].name, name, n) && img->syms[i].name[n] == '.')
 			return &img->syms[i];
 	return NULL;
 }

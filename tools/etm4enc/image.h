@@ -45,6 +45,7 @@ void image_relocate(struct image *img, uint64_t offset);
 bool image_read32(const struct image *img, uint64_t addr, uint32_t *w);
 /* The segment holding the instruction at @addr, or NULL. */
 const struct img_seg *image_seg(const struct image *img, uint64_t addr);
+/* The symbol called @name, else a compiler clone of it (@name.constprop.0). */
 const struct img_sym *image_sym_by_name(const struct image *img, const char *name);
 /* End address (exclusive) of @s: its size, or the next symbol / segment end. */
 uint64_t image_sym_end(const struct image *img, const struct img_sym *s);

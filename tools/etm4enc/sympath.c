@@ -7,7 +7,8 @@
  * a BL to g, else a tail call (B g), else an indirect call (BLR) or branch (BR)
  * whose target we then say was g. On the way, a conditional branch goes the
  * way the search took, and a BL to another function is followed into that
- * function along its shortest call-free way to a RET, then back.
+ * function along its shortest way to a RET (calls nested up to CALL_DEPTH),
+ * then back.
  * The last symbol of the chain is run up to its first call.
  */
 #include <errno.h>
@@ -38,6 +39,13 @@ struct fn {
 	uint32_t *queue;
 };
 
+/* Memo of quick_return() without output: (entry, depth) -> found. */
+struct memo {
+	uint64_t entry;
+	unsigned int depth;
+	bool ok;
+};
+
 struct ctx {
 	const struct image *img;
 	struct sympath *out;
@@ -46,7 +54,12 @@ struct ctx {
 	uint32_t ctxid;
 	char *err;
 	size_t errlen;
+	struct memo *memo;
+	size_t n_memo, cap_memo;
 };
+
+/* Calls on the way may nest this deep (each callee runs to a RET). */
+#define CALL_DEPTH 8
 
 static int fn_init(struct fn *f, const struct image *img, const struct img_sym *s)
 {
@@ -78,18 +91,19 @@ static const struct img_sym *sym_at(const struct image *img, uint64_t addr)
 	return NULL;
 }
 
-static bool quick_return(const struct image *img, uint64_t entry, uint64_t ret,
-			 struct ctx *emit);
+static bool quick_return(struct ctx *c, uint64_t entry, uint64_t ret, bool emit,
+			 unsigned int depth);
 
 /*
  * BFS over @f from @from; goals: instructions classified against @next
  * (entry of the next symbol, 0 = none). found[g] = index of the first goal
- * instruction of each kind, or UINT32_MAX. Calls to other functions are
- * edges only if @calls and the callee has a quick return path.
+ * instruction of each kind, or UINT32_MAX. A call of another function is an
+ * edge if @depth > 0 and the callee can return with calls nested depth - 1.
  */
-static void bfs(const struct image *img, struct fn *f, uint64_t from, uint64_t next,
-		bool calls, uint32_t found[GOAL_N])
+static void bfs(struct ctx *c, struct fn *f, uint64_t from, uint64_t next,
+		unsigned int depth, uint32_t found[GOAL_N])
 {
+	const struct image *img = c->img;
 	uint32_t head = 0, tail = 0, i;
 
 	for (i = 0; i < GOAL_N; i++)
@@ -126,11 +140,13 @@ static void bfs(const struct image *img, struct fn *f, uint64_t from, uint64_t n
 			succ[1] = in.target;
 			break;
 		case A64_BL:
-			if (next && in.target == next)
+			if (next && in.target == next) {
 				g = GOAL_BL;
-			else if (!next)
+				break;
+			}
+			if (!next)
 				g = GOAL_ANY_CALL;
-			else if (calls && quick_return(img, in.target, 0, NULL))
+			if (depth && quick_return(c, in.target, 0, false, depth - 1))
 				succ[0] = pc + 4;
 			break;
 		case A64_BLR:
@@ -179,10 +195,12 @@ static int push_step(struct ctx *c, const struct step *s)
 }
 
 /*
- * Turn the BFS path of @f ending at instruction @goal into steps; the goal
- * instruction is a taken branch to @target.
+ * Turn the BFS path of @f (searched with calls nested @depth deep) ending at
+ * instruction @goal into steps; the goal instruction is a taken branch to
+ * @target.
  */
-static int emit_path(struct ctx *c, struct fn *f, uint32_t goal, uint64_t target)
+static int emit_path(struct ctx *c, struct fn *f, uint32_t goal, uint64_t target,
+		     unsigned int depth)
 {
 	uint32_t n = 0, i = goal, *seq;
 	struct step s;
@@ -230,7 +248,7 @@ static int emit_path(struct ctx *c, struct fn *f, uint32_t goal, uint64_t target
 			/* A call on the way: into the callee and back. */
 			s.target = in.target;
 			ret = push_step(c, &s);
-			if (!ret && !quick_return(c->img, in.target, pc + 4, c))
+			if (!ret && !quick_return(c, in.target, pc + 4, true, depth - 1))
 				ret = -EINVAL;
 		} else {
 			ret = push_step(c, &s);
@@ -241,30 +259,66 @@ static int emit_path(struct ctx *c, struct fn *f, uint32_t goal, uint64_t target
 	return ret;
 }
 
-/*
- * Is there a call-free way from @entry to a RET? With @emit, append its
- * steps, the RET going to @ret.
- */
-static bool quick_return(const struct image *img, uint64_t entry, uint64_t ret,
-			 struct ctx *emit)
+static struct memo *memo_find(struct ctx *c, uint64_t entry, unsigned int depth)
 {
-	const struct img_sym *s = sym_at(img, entry);
+	size_t i;
+
+	for (i = 0; i < c->n_memo; i++)
+		if (c->memo[i].entry == entry && c->memo[i].depth == depth)
+			return &c->memo[i];
+	return NULL;
+}
+
+static void memo_add(struct ctx *c, uint64_t entry, unsigned int depth, bool ok)
+{
+	if (c->n_memo == c->cap_memo) {
+		size_t cap = c->cap_memo ? 2 * c->cap_memo : 64;
+		struct memo *m = realloc(c->memo, cap * sizeof(*m));
+
+		if (!m)
+			return;		/* only a cache */
+		c->memo = m;
+		c->cap_memo = cap;
+	}
+	c->memo[c->n_memo++] = (struct memo){ entry, depth, ok };
+}
+
+/*
+ * Is there a way from @entry to a RET, with calls nested at most @depth
+ * deep? With @emit, append its steps, the RET going to @ret.
+ */
+static bool quick_return(struct ctx *c, uint64_t entry, uint64_t ret, bool emit,
+			 unsigned int depth)
+{
+	const struct img_sym *s = sym_at(c->img, entry);
+	const struct memo *m = emit ? NULL : memo_find(c, entry, depth);
 	uint32_t found[GOAL_N];
 	struct fn f;
 	bool ok = false;
 
-	if (!s || fn_init(&f, img, s)) {
+	if (m)
+		return m->ok;
+	if (!s || fn_init(&f, c->img, s)) {
 		if (s)
 			fn_free(&f);
 		return false;
 	}
-	bfs(img, &f, entry, 0, false, found);
+	/* Mark in progress as failing: recursion never helps the shortest way. */
+	if (!emit)
+		memo_add(c, entry, depth, false);
+	bfs(c, &f, entry, 0, depth, found);
 	if (found[GOAL_RET] != UINT32_MAX) {
 		ok = true;
 		if (emit)
-			ok = !emit_path(emit, &f, found[GOAL_RET], ret);
+			ok = !emit_path(c, &f, found[GOAL_RET], ret, depth);
 	}
 	fn_free(&f);
+	if (!emit) {
+		struct memo *mm = memo_find(c, entry, depth);
+
+		if (mm)
+			mm->ok = ok;
+	}
 	return ok;
 }
 
@@ -281,7 +335,7 @@ static int chain_link(struct ctx *c, const struct img_sym *from, uint64_t pos,
 		fn_free(&f);
 		return -ENOMEM;
 	}
-	bfs(c->img, &f, pos, to ? to->addr : 0, true, found);
+	bfs(c, &f, pos, to ? to->addr : 0, CALL_DEPTH, found);
 	ret = -ENOENT;
 	if (!to) {
 		if (found[GOAL_ANY_CALL] != UINT32_MAX) {
@@ -292,14 +346,14 @@ static int chain_link(struct ctx *c, const struct img_sym *from, uint64_t pos,
 			image_read32(c->img, pc, &insn);
 			a64_classify(insn, pc, &in);
 			ret = emit_path(c, &f, found[GOAL_ANY_CALL],
-					in.kind == A64_BL ? in.target : pc + 4);
+					in.kind == A64_BL ? in.target : pc + 4, CALL_DEPTH);
 		} else if (found[GOAL_RET] != UINT32_MAX) {
-			ret = emit_path(c, &f, found[GOAL_RET], pos);
+			ret = emit_path(c, &f, found[GOAL_RET], pos, CALL_DEPTH);
 		}
 	}
 	for (k = 0; to && k < sizeof(order) / sizeof(order[0]); k++)
 		if (found[order[k]] != UINT32_MAX) {
-			ret = emit_path(c, &f, found[order[k]], to->addr);
+			ret = emit_path(c, &f, found[order[k]], to->addr, CALL_DEPTH);
 			break;
 		}
 	if (ret == -ENOENT)
@@ -338,6 +392,7 @@ int sympath_build(const struct image *img, const char *const *names, size_t n_na
 		ret = chain_link(&c, syms[i], syms[i]->addr,
 				 i + 1 < n_names ? syms[i + 1] : NULL);
 	free(syms);
+	free(c.memo);
 	if (ret)
 		sympath_free(out);
 	return ret;
