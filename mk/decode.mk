@@ -24,7 +24,7 @@ DECODE_ORACLE_TRACES := juno_r1_1 juno-uname-001 a57_single_step
 DECODE_ORACLE_CHECKS := $(addprefix check-decode-oracle-,$(DECODE_ORACLE_TRACES))
 
 .PHONY: $(DECODE_ORACLE_CHECKS) check-decode-ds5 check-decode-roundtrip check-decode-symbols \
-	check-decode-text check-decode-hostile check-decode-symjson
+	check-decode-text check-decode-hostile check-decode-symjson check-decode-valgrind
 
 # Per trace ID the same ranges, NACCs and exceptions as trc_pkt_lister -decode.
 $(DECODE_ORACLE_CHECKS): check-decode-oracle-%: $(DECODE_CSDUMP)
@@ -56,10 +56,15 @@ check-decode-symjson: $(DECODE_CSDUMP)
 	@$(DECODE_ENV) $(HARNESS) decode-symjson tests/decode/symjson.sh \
 		$(DECODE_CSDUMP) $(DECODE_TRACES)/juno_r1_1 $(DECODE_WORK)/symjson
 
+# The plain build under valgrind (the others run under ASan + UBSan).
+check-decode-valgrind: $(BUILD)/host/csdump
+	@$(HARNESS) decode-valgrind tests/decode/valgrind.sh \
+		$(BUILD)/host/csdump $(DECODE_TRACES)/juno_r1_1 $(DECODE_WORK)/valgrind
+
 # Symbols, source lines and the vmlinux image against nm, addr2line, readelf.
 check-decode-symbols: $(DECODE_PROBE)
 	@$(DECODE_ENV) $(HARNESS) decode-symbols tests/decode/symbols.sh \
 		$(DECODE_PROBE) $(CC) $(DECODE_WORK)/symbols
 
 CHECKS += $(DECODE_ORACLE_CHECKS) check-decode-ds5 check-decode-roundtrip check-decode-symbols \
-	check-decode-text check-decode-hostile check-decode-symjson
+	check-decode-text check-decode-hostile check-decode-symjson check-decode-valgrind
