@@ -140,14 +140,17 @@ static enum csd_err open_ctx(struct vmcore *vc, const char *path)
 			  kdump_get_err(vc->ctx));
 		return CSD_ERR_FORMAT;
 	}
+	/*
+	 * Translate kernel addresses as Linux lays them out.  Set first: for a
+	 * compressed dump, the architecture comes from the Linux utsname then.
+	 */
+	kdump_set_string_attr(vc->ctx, KDUMP_ATTR_OSTYPE, "linux");
 	if (kdump_get_string_attr(vc->ctx, KDUMP_ATTR_ARCH_NAME, &arch) != KDUMP_OK ||
 	    strcmp(arch, "aarch64")) {
 		csd_error("%s: a %s dump; csdump reads arm64 (aarch64) vmcores", path,
 			  arch ? arch : "unknown-architecture");
 		return CSD_ERR_ARCH;
 	}
-	/* Translate kernel addresses as Linux lays them out. */
-	kdump_set_string_attr(vc->ctx, KDUMP_ATTR_OSTYPE, "linux");
 	vc->info = vmcoreinfo_text(vc->ctx);
 	if (!vc->info)
 		csd_warn("%s: no VMCOREINFO in the dump", path);

@@ -59,6 +59,12 @@ if command -v perf >/dev/null; then
 	grep -q "PERF_RECORD_AUXTRACE size" "$work/dump" || fail "perf sees no AUXTRACE data"
 fi
 
+# makedumpfile's compressed format gives the same extract.
+expect_rc 0 "$csdump" extract "$work/good.kdump" -o "$work/exk"
+for f in cstrace.bin metadata.bin perf.data; do
+	cmp -s "$work/ex/$f" "$work/exk/$f" || fail "$f differs between ELF and compressed vmcore"
+done
+
 # The extract directory is itself an input.
 expect_rc 0 "$csdump" perf "$work/ex" -o "$work/again.data"
 cmp -s "$work/ex/perf.data" "$work/again.data" || fail "perf.data from the extract directory differs"

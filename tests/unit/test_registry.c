@@ -2,13 +2,14 @@
 /*
  * Unit test of the vmcore memory source and the registry walk, on arm64 ELF
  * vmcores written by vmcoregen (opened through libkdumpfile): good captures,
- * a wrapped circular buffer, a buffer known only by its virtual address, a
+ * the same in makedumpfile's compressed format, a wrapped circular buffer, a buffer known only by its virtual address, a
  * bad CRC, a looped list, a list longer than the bound, a bad magic, a size
  * beyond the capacity, mismatched metadata, a truncated file, a vmcore
  * without the registry, and one whose records hold no saved trace.
  *
- * With "--write DIR" it also leaves good.vmcore, badcrc.vmcore,
- * noregistry.vmcore and notrace.vmcore in DIR for the CLI test.
+ * With "--write DIR" it also leaves its files (good.vmcore, good.kdump,
+ * badcrc.vmcore, noregistry.vmcore, notrace.vmcore, ...) in DIR for the CLI
+ * and valgrind tests.
  */
 #include <string.h>
 
@@ -92,6 +93,28 @@ static void test_good(void)
 	CHECK(d.kaslr_offset == VG_KASLR, "KERNELOFFSET 0x%llx", (unsigned long long)d.kaslr_offset);
 	CHECK(d.kernel_stext == VG_KIMAGE_VADDR + VG_KASLR + 0x10000, "_stext");
 	CHECK(!strcmp(d.osrelease, "6.1.0-vmcoregen"), "osrelease %s", d.osrelease);
+	csd_dump_free(&d);
+}
+
+/* The same capture in makedumpfile's compressed format. */
+static void test_kdump_compressed(void)
+{
+	struct csd_input_status st;
+	struct csd_dump d = { 0 };
+	char path[4096];
+	struct vg g;
+	enum csd_err err;
+
+	make_good(&g);
+	snprintf(path, sizeof(path), "%s/good.kdump", tmp);
+	vg_write_kdump(&g, path);
+	vg_free(&g);
+	test_reset_msgs();
+	err = csd_input_load(path, &d, &st);
+	CHECK(err == CSD_OK && !st.partial, "kdump-compressed: %s", csd_strerror(err));
+	CHECK(d.n_sinks == 1 && d.n_etms == 2 && d.sinks[0].len == 2048 &&
+	      !memcmp(d.sinks[0].data, trace, 2048), "kdump-compressed: same records");
+	CHECK(d.kaslr_offset == VG_KASLR, "kdump-compressed: VMCOREINFO read");
 	csd_dump_free(&d);
 }
 
@@ -290,6 +313,7 @@ int main(int argc, char **argv)
 	fill_trace();
 	tmp = keep ? strdup(keep) : test_tmpdir("registry");
 	test_good();
+	test_kdump_compressed();
 	test_two_sinks_vmalloc();
 	test_bad_crc();
 	test_loop();

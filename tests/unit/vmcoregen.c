@@ -173,24 +173,35 @@ static void wr(FILE *f, const void *p, size_t n)
 		die("fwrite");
 }
 
+/* The VMCOREINFO ELF note: namesz 11 ("VMCOREINFO\0", padded to 12), type 0, text. */
+static uint8_t *vmcoreinfo_note(const struct vg *g, size_t *len)
+{
+	size_t desc = (g->info_len + 3) & ~(size_t)3;
+	uint32_t hdr[3] = { 11, (uint32_t)g->info_len, 0 };
+	uint8_t *note;
+
+	*len = 12 + 12 + desc;
+	note = calloc(1, *len);
+	if (!note)
+		die("calloc");
+	memcpy(note, hdr, 12);
+	memcpy(note + 12, "VMCOREINFO", 11);
+	memcpy(note + 24, g->info, g->info_len);
+	return note;
+}
+
 void vg_write(struct vg *g, const char *path, long truncate_at)
 {
-	/* Note: namesz "VMCOREINFO\0" (11, padded to 12), type 0, the text. */
-	size_t desc = (g->info_len + 3) & ~(size_t)3;
-	size_t note_len = 12 + 12 + desc;
+	size_t note_len;
+	uint8_t *note = vmcoreinfo_note(g, &note_len);
 	Elf64_Ehdr eh = { 0 };
 	Elf64_Phdr ph[2] = { { 0 } };
-	uint8_t *note = calloc(1, note_len);
-	uint32_t hdr[3] = { 11, (uint32_t)g->info_len, 0 };
 	uint64_t note_off = sizeof(eh) + sizeof(ph);
 	uint64_t ram_off = (note_off + note_len + 4095) & ~4095ull;
 	FILE *f = fopen(path, "wb");
 
-	if (!f || !note)
+	if (!f)
 		die(path);
-	memcpy(note, hdr, 12);
-	memcpy(note + 12, "VMCOREINFO", 11);
-	memcpy(note + 24, g->info, g->info_len);
 
 	memcpy(eh.e_ident, ELFMAG, SELFMAG);
 	eh.e_ident[EI_CLASS] = ELFCLASS64;
@@ -227,4 +238,84 @@ void vg_write(struct vg *g, const char *path, long truncate_at)
 	free(note);
 	if (truncate_at > 0 && truncate(path, truncate_at))
 		die("truncate");
+}
+
+/* makedumpfile's compressed format, 64-bit little-endian target. */
+#define KD_BLOCK	4096u
+#define KD_NOTE_OFF	(KD_BLOCK + 1024)	/* inside the sub-header block */
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	memcpy(p, &v, 4);
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	memcpy(p, &v, 8);
+}
+
+void vg_write_kdump(struct vg *g, const char *path)
+{
+	uint64_t first_pfn = VG_PHYS_OFFSET / KD_BLOCK, n_pages = VG_RAM_SIZE / KD_BLOCK;
+	uint64_t max_pfn = first_pfn + n_pages;
+	uint32_t bitmap_blocks = 2 * (uint32_t)((max_pfn / 8 + KD_BLOCK - 1) / KD_BLOCK);
+	uint64_t desc_off = (uint64_t)(2 + bitmap_blocks) * KD_BLOCK;
+	uint64_t data_off = desc_off + n_pages * 24;
+	uint8_t *head = calloc(1, desc_off), *descs = calloc(n_pages, 24);
+	uint8_t *bitmap = head + 2 * KD_BLOCK, zbuf[KD_BLOCK + 1024];
+	size_t note_len;
+	uint8_t *note = vmcoreinfo_note(g, &note_len);
+	FILE *f = fopen(path, "wb");
+
+	if (!head || !descs || !f || note_len > KD_BLOCK - 1024)
+		die(path);
+	/* struct disk_dump_header (64-bit): utsname at 12, 6 x 65 bytes. */
+	memcpy(head, "KDUMP   ", 8);
+	put32(head + 8, 6);				/* header_version */
+	memcpy(head + 12, "Linux", 6);			/* sysname */
+	memcpy(head + 12 + 65, "vmcoregen", 10);	/* nodename */
+	memcpy(head + 12 + 65 * 2, "6.1.0-vmcoregen", 16);	/* release */
+	memcpy(head + 12 + 65 * 3, "#1 SMP", 7);	/* version: must not be empty */
+	memcpy(head + 12 + 65 * 4, "aarch64", 8);	/* machine */
+	/* 390 + 6 padding bytes, then a 16-byte timeval at 408. */
+	put32(head + 424, 0);				/* status */
+	put32(head + 428, KD_BLOCK);			/* block_size */
+	put32(head + 432, 1);				/* sub_hdr_size, blocks */
+	put32(head + 436, bitmap_blocks);
+	put32(head + 440, (uint32_t)max_pfn);		/* max_mapnr */
+	put32(head + 460, 1);				/* nr_cpus */
+	/* struct kdump_sub_header (64-bit) at block 1. */
+	put64(head + KD_BLOCK + 0, 0);			/* phys_base */
+	put32(head + KD_BLOCK + 8, 0);			/* dump_level */
+	put64(head + KD_BLOCK + 48, KD_NOTE_OFF);	/* offset_note */
+	put64(head + KD_BLOCK + 56, note_len);		/* size_note */
+	put64(head + KD_BLOCK + 96, max_pfn);		/* max_mapnr_64 */
+	memcpy(head + KD_NOTE_OFF, note, note_len);
+	/* Both bitmaps (in memory, dumped): every RAM page. */
+	for (uint64_t pfn = first_pfn; pfn < max_pfn; pfn++) {
+		bitmap[pfn / 8] |= (uint8_t)(1 << (pfn % 8));
+		bitmap[bitmap_blocks / 2 * KD_BLOCK + pfn / 8] |= (uint8_t)(1 << (pfn % 8));
+	}
+	if (fseek(f, (long)data_off, SEEK_SET))
+		die("fseek");
+	for (uint64_t i = 0; i < n_pages; i++) {
+		const uint8_t *page = g->ram + i * KD_BLOCK;
+		uLongf zlen = sizeof(zbuf);
+		int z = compress2(zbuf, &zlen, page, KD_BLOCK, 6) == Z_OK && zlen < KD_BLOCK;
+
+		put64(descs + i * 24, data_off);
+		put32(descs + i * 24 + 8, z ? (uint32_t)zlen : KD_BLOCK);
+		put32(descs + i * 24 + 12, z ? 1 : 0);	/* DUMP_DH_COMPRESSED_ZLIB */
+		wr(f, z ? zbuf : page, z ? zlen : KD_BLOCK);
+		data_off += z ? zlen : KD_BLOCK;
+	}
+	if (fseek(f, 0, SEEK_SET))
+		die("fseek");
+	wr(f, head, desc_off);
+	wr(f, descs, n_pages * 24);
+	if (fclose(f))
+		die(path);
+	free(head);
+	free(descs);
+	free(note);
 }

@@ -66,4 +66,11 @@ void vg_put64(struct vg *g, uint64_t va, uint64_t v);
 /* Write the ELF vmcore; @truncate_at > 0 cuts the file to that many bytes. */
 void vg_write(struct vg *g, const char *path, long truncate_at);
 
+/*
+ * Write the same memory as makedumpfile's compressed format ("KDUMP",
+ * header version 6, 4 KiB blocks, zlib-compressed pages, the VMCOREINFO
+ * note in the sub-header's note area), as makedumpfile -c writes it.
+ */
+void vg_write_kdump(struct vg *g, const char *path);
+
 #endif
