@@ -89,4 +89,9 @@ check-unit-install: $(HOST)/csdump
 	@$(HARNESS) unit-install tests/unit/install.sh
 
 CHECKS += check-unit-snapshot check-unit-cs-frame check-perf-juno check-unit-registry
-CHECKS += check-unit-cli-vmcore check-unit-valgrind check-unit-install
+# The Juno capture through a vmcore, decoded by perf (skips without ../shared).
+.PHONY: check-perf-juno-vmcore
+check-perf-juno-vmcore: $(HOST_SAN)/tests/test_juno_vmcore
+	@$(HARNESS) perf-juno-vmcore env $(SAN_ENV) $< $(SHARED)/traces
+
+CHECKS += check-unit-cli-vmcore check-unit-valgrind check-unit-install check-perf-juno-vmcore
