@@ -24,7 +24,9 @@ static const char extract_usage[] =
 	"  DIR/<device>.bin for each), DIR/metadata.bin (the ETMv4 blocks in perf's\n"
 	"  layout), DIR/perf.data and DIR/summary.txt, each atomically\n";
 
-/* Parse "CMD INPUT [-o DIR]"; 0, or an exit code to return. */
+#define PARSE_HELP (-1)	/* --help was printed: exit 0 */
+
+/* Parse "CMD INPUT [-o DIR]"; 0, PARSE_HELP, or an exit code to return. */
 static int parse(int argc, char **argv, const char *usage, bool want_out,
 		 const char **input, const char **out)
 {
@@ -39,7 +41,7 @@ static int parse(int argc, char **argv, const char *usage, bool want_out,
 	while ((c = getopt_long(argc, argv, want_out ? "o:h" : "h", opts, NULL)) != -1) {
 		if (c == 'h') {
 			printf("%s%s", usage, csd_exit_codes_help);
-			return -CSD_EXIT_OK - 1;
+			return PARSE_HELP;
 		}
 		if (c != 'o' || !want_out)
 			goto bad;
@@ -63,7 +65,7 @@ int csd_cmd_info(int argc, char **argv)
 	int rc = parse(argc, argv, info_usage, false, &input, &out);
 
 	if (rc)
-		return rc < 0 ? CSD_EXIT_OK : rc;
+		return rc == PARSE_HELP ? CSD_EXIT_OK : rc;
 	err = csd_vmcore_open(input, &m);
 	if (err)
 		return csd_exit_code(err);
@@ -86,7 +88,7 @@ int csd_cmd_extract(int argc, char **argv)
 	int rc = parse(argc, argv, extract_usage, true, &input, &out);
 
 	if (rc)
-		return rc < 0 ? CSD_EXIT_OK : rc;
+		return rc == PARSE_HELP ? CSD_EXIT_OK : rc;
 	err = csd_vmcore_open(input, &m);
 	if (err)
 		return csd_exit_code(err);

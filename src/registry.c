@@ -381,18 +381,19 @@ const char *csd_rec_flags_str(uint16_t flags, char *buf, size_t size)
 	static const char *const names[] = { "saved", "wrapped", "formatted", "in-place" };
 	size_t n = 0;
 
+	if (!size)
+		return buf;
 	buf[0] = '\0';
-	for (int i = 0; i < 16; i++) {
+	for (int i = 0; i < 16 && n < size; i++) {
+		int w;
+
 		if (!(flags & (1u << i)))
 			continue;
-		if (i < 4)
-			n += (size_t)snprintf(buf + n, n < size ? size - n : 0, "%s%s",
-					      n ? "," : "", names[i]);
-		else
-			n += (size_t)snprintf(buf + n, n < size ? size - n : 0, "%sbit%d",
-					      n ? "," : "", i);
+		w = i < 4 ? snprintf(buf + n, size - n, "%s%s", n ? "," : "", names[i]) :
+			    snprintf(buf + n, size - n, "%sbit%d", n ? "," : "", i);
+		n += w > 0 ? (size_t)w : 0;
 	}
-	if (!n)
+	if (!buf[0])
 		snprintf(buf, size, "-");
 	return buf;
 }
