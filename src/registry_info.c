@@ -12,7 +12,7 @@ static void print_record(FILE *out, const struct csd_record *r)
 	const char *crc = !r->crc_checked ? "-" : r->crc_ok ? "ok" : "bad";
 
 	snprintf(cpu, sizeof(cpu), r->cpu < 0 ? "-" : "%d", r->cpu);
-	fprintf(out, "0x%016llx %-8s %-20s %4s %10llu %10llu %-26s %-4s%s%s\n",
+	fprintf(out, "0x%016llx %-8s %-20s %4s %10llu %10llu %-26s %s%s%s\n",
 		(unsigned long long)r->addr,
 		r->kind == CSD_REC_KIND_TRACE ? "trace" : r->kind == CSD_REC_KIND_ETM ? "metadata" : "?",
 		r->name[0] ? r->name : "?", cpu, (unsigned long long)r->capacity,
