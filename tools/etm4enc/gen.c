@@ -84,6 +84,8 @@ static void run_burst(struct gen *g, struct gen_cpu *c)
 		if (!c->enc.started)
 			etm4_start(&c->enc, s.start, el, ctxid);
 		etm4_step(&c->enc, &s);
+		g->n_steps++;
+		g->n_instr += s.n_instr;
 		if (g->on_step)
 			g->on_step(g->user, c, &s);
 	}

@@ -35,6 +35,8 @@ struct gen {
 	uint64_t size;		/* stop once this many bytes of frames exist; 0: at the paths' end */
 	gen_step_fn on_step;	/* optional: sees every traced step */
 	void *user;
+	uint64_t n_steps;	/* statistics: ranges and instructions traced */
+	uint64_t n_instr;
 };
 
 /* A random walk of @steps steps (UINT64_MAX: until gen.size) over @img. */

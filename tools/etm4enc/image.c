@@ -158,6 +158,14 @@ static int load_exec_sections(struct image *img, Elf *elf, const char *path,
 	return 0;
 }
 
+/* The biggest segment (.text) first: image_seg() finds most addresses at once. */
+static int seg_cmp(const void *a, const void *b)
+{
+	const struct img_seg *x = a, *y = b;
+
+	return x->len < y->len ? 1 : x->len > y->len ? -1 : 0;
+}
+
 int image_load_elf(struct image *img, const char *path, char *err, size_t errlen)
 {
 	GElf_Ehdr eh;
@@ -213,6 +221,7 @@ int image_load_elf(struct image *img, const char *path, char *err, size_t errlen
 		snprintf(err, errlen, "%s: no executable section or segment", path);
 		goto out;
 	}
+	qsort(img->segs, img->n_segs, sizeof(*img->segs), seg_cmp);
 	ret = load_syms(img, elf);
 	if (ret)
 		snprintf(err, errlen, "out of memory");

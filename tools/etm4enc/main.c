@@ -250,8 +250,10 @@ int main(int argc, char **argv)
 	if (o.stats) {
 		double s = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 
-		printf("encoded %llu bytes of frames in %.3f s: %.1f MiB/s\n",
-		       (unsigned long long)g.fmt.total, s, g.fmt.total / s / (1 << 20));
+		printf("encoded %llu ranges (%llu instructions) into %llu bytes of frames in %.3f s:"
+		       " %.1f MiB/s, %.2f M ranges/s\n", (unsigned long long)g.n_steps,
+		       (unsigned long long)g.n_instr, (unsigned long long)g.fmt.total, s,
+		       g.fmt.total / s / (1 << 20), g.n_steps / s / 1e6);
 	}
 	ret = write_outputs(&o, &img, &g) ? 1 : 0;
 out:

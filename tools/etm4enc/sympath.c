@@ -6,7 +6,8 @@
  * control flow finds the shortest way from where f was entered to a call of g:
  * a BL to g, else a tail call (B g), else an indirect call (BLR) or branch (BR)
  * whose target we then say was g. On the way, a conditional branch goes the
- * way the search took, and a BL to another function is followed into that
+ * way the search took, a BR (a switch) may go to any block of f that is not
+ * entered by falling through, and a BL to another function is followed into that
  * function along its shortest way to a RET (calls nested up to CALL_DEPTH),
  * then back.
  * The last symbol of the chain is run up to its first call.
@@ -100,6 +101,32 @@ static bool quick_return(struct ctx *c, uint64_t entry, uint64_t ret, bool emit,
  * instruction of each kind, or UINT32_MAX. A call of another function is an
  * edge if @depth > 0 and the callee can return with calls nested depth - 1.
  */
+/*
+ * A BR inside a function is most often a switch's jump table: let it reach
+ * every block that follows an unconditional branch or return (no fall
+ * through into it), the shape of a case block. Returns the new queue tail.
+ */
+static uint32_t br_edges(const struct image *img, struct fn *f, uint32_t cur, uint32_t tail)
+{
+	uint32_t j;
+
+	for (j = 1; j < f->n; j++) {
+		struct a64_insn in;
+		uint32_t insn;
+		uint64_t pc = f->lo + 4ull * (j - 1);
+
+		if (f->prev[j] || !image_read32(img, pc, &insn))
+			continue;
+		a64_classify(insn, pc, &in);
+		if (in.kind != A64_B && in.kind != A64_BR && in.kind != A64_RET &&
+		    in.kind != A64_ERET)
+			continue;
+		f->prev[j] = cur + 1;
+		f->queue[tail++] = j;
+	}
+	return tail;
+}
+
 static void bfs(struct ctx *c, struct fn *f, uint64_t from, uint64_t next,
 		unsigned int depth, uint32_t found[GOAL_N])
 {
@@ -154,6 +181,7 @@ static void bfs(struct ctx *c, struct fn *f, uint64_t from, uint64_t next,
 			break;
 		case A64_BR:
 			g = next ? GOAL_BR : GOAL_NONE;
+			tail = br_edges(img, f, cur, tail);
 			break;
 		case A64_RET:
 			g = GOAL_RET;
@@ -353,6 +381,10 @@ static int chain_link(struct ctx *c, const struct img_sym *from, uint64_t pos,
 	}
 	for (k = 0; to && k < sizeof(order) / sizeof(order[0]); k++)
 		if (found[order[k]] != UINT32_MAX) {
+			if (order[k] == GOAL_BLR || order[k] == GOAL_BR)
+				fprintf(stderr, "etm4enc: note: %s calls %s through the %s at 0x%llx\n",
+					from->name, to->name, order[k] == GOAL_BLR ? "BLR" : "BR",
+					(unsigned long long)(f.lo + 4ull * found[order[k]]));
 			ret = emit_path(c, &f, found[order[k]], to->addr, CALL_DEPTH);
 			break;
 		}

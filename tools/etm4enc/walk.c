@@ -83,7 +83,9 @@ static void do_branch(struct walker *w, struct step *s, const struct a64_insn *i
 	s->taken = 1;
 	switch (in->kind) {
 	case A64_BCOND:
-		s->taken = (uint8_t)rng_below(&w->rng, 2);
+		/* Backward branches close loops: leave them now and then. */
+		s->taken = (uint8_t)(in->target <= pc ? !rng_below(&w->rng, 3) :
+				     rng_below(&w->rng, 2));
 		if (s->taken && !in_image(w->img, in->target))
 			s->taken = 0;
 		else if (!s->taken && !in_image(w->img, pc + 4))
