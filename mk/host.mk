@@ -74,9 +74,11 @@ check-unit-cs-frame: $(HOST_SAN)/tests/test_cs_frame
 check-perf-juno: $(HOST_SAN)/csdump
 	@$(HARNESS) perf-juno env $(SAN_ENV) /usr/bin/python3 tests/unit/perf_juno.py $< $(SHARED)/traces
 
-.PHONY: check-unit-registry
+.PHONY: check-unit-registry check-unit-registry-mutate
 check-unit-registry: $(HOST_SAN)/tests/test_registry
 	@$(HARNESS) unit-registry env $(SAN_ENV) $<
+check-unit-registry-mutate: $(HOST_SAN)/tests/test_registry_mutate
+	@$(HARNESS) unit-registry-mutate env $(SAN_ENV) $<
 
 .PHONY: check-unit-cli-vmcore
 check-unit-cli-vmcore: $(HOST_SAN)/csdump $(HOST_SAN)/tests/test_registry
@@ -95,3 +97,4 @@ check-perf-juno-vmcore: $(HOST_SAN)/tests/test_juno_vmcore
 	@$(HARNESS) perf-juno-vmcore env $(SAN_ENV) $< $(SHARED)/traces
 
 CHECKS += check-unit-cli-vmcore check-unit-valgrind check-unit-install check-perf-juno-vmcore
+CHECKS += check-unit-registry-mutate
