@@ -9,10 +9,10 @@
  * snapshot, decoded by one trc_pkt_lister run. The instruction ranges it
  * prints for each trace ID must be exactly the encoded path's ranges.
  *
- * usage: enc_roundtrip [-s SEEDS] [-w WORKDIR] [-e ETB_SIZE] [-c CSDUMP]
+ * usage: enc_roundtrip [-s SEEDS] [-w WORKDIR] [-e ETB_SIZE] [-c CSDUMP [-n]]
  *                      (-x ELF | -r RAW ADDR)
  * With -c, csdump's own decoder (`csdump decode --format jsonl`) must give
- * the same ranges too.
+ * the same ranges too; with -n only csdump decodes.
  * With -e, the sink is a wrapped ETB: each ID's decode must then be a
  * contiguous tail of its path (the rest was overwritten).
  * Exit 0 all equal, 1 mismatch, 77 trc_pkt_lister or the image missing.
@@ -174,6 +174,7 @@ static void config(struct etm4_cfg *c, unsigned int cfg, uint64_t seed, uint8_t 
 }
 
 static const char *csdump;	/* -c: also decode with csdump */
+static bool no_lister;		/* -n: csdump only */
 
 static int run_batch(const struct image *img, const char *dir, struct unit *u, size_t n,
 		     size_t etb_size, uint64_t batch_seed, unsigned int *lister_errors)
@@ -214,9 +215,9 @@ static int run_batch(const struct image *img, const char *dir, struct unit *u, s
 	for (i = 0; i < n && !ret && csdump; i++)
 		bad += !check_unit(&u[i], wrapped, "csdump");
 	snprintf(cmd, sizeof(cmd), "trc_pkt_lister -ss_dir '%s' -decode_only -logstdout 2>&1", dir);
-	if (!ret)
+	if (!ret && !no_lister)
 		ret = run_decoder(cmd, parse_lister, u, n, lister_errors);
-	for (i = 0; i < n && !ret; i++)
+	for (i = 0; i < n && !ret && !no_lister; i++)
 		bad += !check_unit(&u[i], wrapped, "trc_pkt_lister");
 	for (i = 0; i < n; i++)
 		gen_cpu_free(&g.cpus[i]);
@@ -237,8 +238,9 @@ int main(int argc, char **argv)
 	size_t partial = 0;
 	int opt, ret, bad = 0;
 
-	while ((opt = getopt(argc, argv, "s:w:e:x:r:c:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:w:e:x:r:c:n")) != -1) {
 		switch (opt) {
+		case 'n': no_lister = true; break;
 		case 'c': csdump = optarg; break;
 		case 's': seeds = strtoull(optarg, NULL, 0); break;
 		case 'w': workdir = optarg; break;
@@ -254,7 +256,9 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (system("command -v trc_pkt_lister >/dev/null 2>&1")) {
+	if (no_lister && !csdump)
+		return 2;
+	if (!no_lister && system("command -v trc_pkt_lister >/dev/null 2>&1")) {
 		printf("trc_pkt_lister not found (libopencsd-bin)\n");
 		return 77;
 	}
@@ -295,7 +299,7 @@ int main(int argc, char **argv)
 	}
 	printf("%s%" PRIu64 " seeds x %d configurations = %zu trace units in %zu snapshots%s: "
 	       "%zu ranges decoded, %zu units partly, %d units differ, %u decoder errors\n",
-	       csdump ? "trc_pkt_lister and csdump: " : "", seeds, N_CFG, total, batch,
+	       no_lister ? "csdump: " : csdump ? "trc_pkt_lister and csdump: " : "", seeds, N_CFG, total, batch,
 	       etb_size ? " (wrapped ETB)" : "", done, partial, bad, lister_errors);
 	/* A wrapped sink must have cut some paths, and the decoder resynchronised. */
 	if (etb_size && !partial)
