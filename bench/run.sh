@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# run.sh CSDUMP OCSD_NOP TRACES WORK: decoding throughput of csdump against
-# its peers, on the Juno trace and on an 8 MiB trace made of it repeated
-# (a formatted-frame buffer repeated is still a valid buffer):
+# run.sh CSDUMP OCSD_NOP TRACES WORK [ETM4ENC PROG_ELF]: decoding throughput
+# of csdump against its peers, on the Juno trace, on an 8 MiB trace made of it
+# repeated (a formatted-frame buffer repeated is still a valid buffer) and,
+# given the project's ETMv4 encoder, on a 2 MiB two-CPU trace of PROG_ELF
+# (with its real symbols):
 #   (a) csdump decode --format jsonl --last 0 with symbols: every range, printed
 #   (b) OpenCSD's C API, a callback that only counts (bench/ocsd_nop.c)
 #   (c) perf script on a perf.data of the same trace (`csdump perf`)
@@ -11,19 +13,15 @@
 # early shows.  Ratios are throughput against (b): above 1 is faster than
 # the C API; the CPU ratio is the one-core comparison.
 set -u
-csdump=$1 nop=$2 traces=$3 work=$4
+csdump=$1 nop=$2 traces=$3 work=$4 enc=${5:-} prog=${6:-}
 juno=$traces/juno_r1_1
 here=$(dirname "$0")
-if [ ! -d "$juno" ]; then
-	echo "bench: $juno is absent: no trace to measure"
-	exit 0
-fi
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
 
 # The 8 MiB trace: juno_r1_1 with its 64 KiB buffer 128 times over.
 big=$work/juno_r1_1x128
-if [ ! -s "$big/cstrace.bin" ]; then
+if [ -d "$juno" ] && [ ! -s "$big/cstrace.bin" ]; then
 	mkdir -p "$big"
 	for f in "$juno"/*.ini "$juno"/kernel_dump.bin "$juno"/cstraceitm.bin; do
 		ln -sf "$f" "$big/"
@@ -32,7 +30,8 @@ if [ ! -s "$big/cstrace.bin" ]; then
 	mv "$big/cstrace.bin.tmp" "$big/cstrace.bin"
 fi
 syms=$work/juno-syms.elf
-[ -s "$syms" ] || "$here/mksyms.py" "$syms" 0xffffffc000080000 0xffffffc000800000 >/dev/null
+[ -d "$juno" ] && [ ! -s "$syms" ] &&
+	"$here/mksyms.py" "$syms" 0xffffffc000080000 0xffffffc000800000 >/dev/null
 
 # timed VAR CMD...: run CMD (stdout to /dev/null) $repeat times; VAR gets
 # the best wall seconds, VAR_cpu the best user+system seconds of the process
@@ -74,11 +73,11 @@ lister() {
 	trc_pkt_lister -ss_dir "$1" -decode_only -logfilename "$work/d.ppl"
 }
 
-bench_one() {
-	local dir=$1 bytes ta tb tc td ta_cpu tb_cpu tc_cpu td_cpu na nb nc nd elf pdata
-	bytes=$(stat -L -c %s "$dir/cstrace.bin")
+bench_one() {	# DIR SYMBOLS BUFFER_FILE NAME
+	local dir=$1 syms=$2 name=$4 bytes ta tb tc td ta_cpu tb_cpu tc_cpu td_cpu na nb nc nd elf pdata
+	bytes=$(stat -L -c %s "$dir/$3")
 	echo
-	echo "$(basename "$dir"): $bytes bytes of trace"
+	echo "$name: $bytes bytes of trace"
 	printf '  %-40s %7s %7s %8s %9s %-8s %6s %6s\n' tool wall-s cpu-s "MiB/s" produced "" \
 		"wall" "cpu"
 
@@ -116,5 +115,20 @@ bench_one() {
 
 echo "csdump decode benchmark ($(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)," \
 	"best of $repeat runs)"
-bench_one "$juno"
-bench_one "$big"
+ran=0
+if [ -d "$juno" ]; then
+	bench_one "$juno" "$syms" cstrace.bin "juno_r1_1 (6 ETMs, one of them 92% of the trace)"
+	bench_one "$big" "$syms" cstrace.bin "juno_r1_1 x 128"
+	ran=1
+fi
+if [ -x "$enc" ] && [ -f "$prog" ]; then
+	gen=$work/enc-2cpu-2m
+	if [ ! -f "$gen/snapshot/snapshot.ini" ]; then
+		rm -rf "$gen"
+		"$enc" --elf "$prog" -o "$gen" --cpus 2 --size 2M >/dev/null
+	fi
+	buf=$(awk -F= '/^file=/ { print $2; exit }' "$gen/snapshot/trace.ini")
+	bench_one "$gen/snapshot" "$prog" "$buf" "etm4enc, 2 CPUs, $(basename "$prog")"
+	ran=1
+fi
+[ $ran = 1 ] || echo "bench: neither $juno nor the ETMv4 encoder: no trace to measure"
