@@ -107,6 +107,9 @@ static void do_branch(struct walker *w, struct step *s, const struct a64_insn *i
 		break;
 	case A64_RET:
 		s->target = w->n_calls ? w->calls[--w->n_calls] : random_target(w);
+		/* Now and then a return elsewhere (longjmp, a task switch). */
+		if (!rng_below(&w->rng, 16))
+			s->target = random_target(w);
 		break;
 	case A64_ERET:
 		if (w->n_excs) {
