@@ -6,8 +6,8 @@
  *	crash> csdump OUTDIR		(what `csdump extract VMCORE -o OUTDIR` writes)
  *	crash> csdump -i		(what `csdump info VMCORE` prints)
  *
- * A thin layer: a struct csd_mem served by crash's readmem() and its
- * VMCOREINFO reader, handed to the library calls the CLI makes.  The registry
+ * A thin layer: a struct csd_mem served by crash's readmem() and symbol
+ * table, handed to the library calls the CLI makes.  The registry
  * walk and the writers exist once, in the library.
  */
 #include <crash/defs.h>		/* first: it sets up crash's own environment */
@@ -24,7 +24,7 @@
 #include "registry.h"
 #include "registry_info.h"
 
-/* The kernel's VMCOREINFO buffer is one page; refuse anything absurd. */
+/* The kernel's VMCOREINFO is one page; refuse anything absurd. */
 #define CSD_VMCOREINFO_MAX	(64 * 1024)
 
 struct crash_src {
@@ -73,88 +73,65 @@ static const struct csd_mem_ops crash_mem_ops = {
 	.close = crash_close,
 };
 
-static int read_kernel_ulong(const char *sym, ulong *val)
+/*
+ * VMCOREINFO, read where the dump's note came from.  At panic the kernel
+ * writes the note (an ELF note "VMCOREINFO" holding the KEY=VALUE text) into
+ * its buffer at vmcoreinfo_note, and the capture kernel's /proc/vmcore
+ * presents that very memory as the vmcore's VMCOREINFO note: the bytes the
+ * CLI gets from libkdumpfile.  crash's own reader (pc->read_vmcoreinfo) only
+ * answers single keys; the library wants the text.
+ */
+struct crash_nhdr {
+	uint32_t namesz, descsz, type;
+};
+
+#define VMCOREINFO_NAME		"VMCOREINFO"
+#define NOTE_ALIGN(n)		(((n) + 3u) & ~3u)
+
+static int crash_read_kvaddr(ulong addr, void *buf, size_t len, const char *what)
 {
-	if (!symbol_exists((char *)sym))
-		return FALSE;
-	return readmem(symbol_value((char *)sym), KVADDR, val, sizeof(*val),
-		       (char *)sym, RETURN_ON_ERROR | QUIET);
+	return readmem(addr, KVADDR, buf, (long)len, (char *)what, RETURN_ON_ERROR | QUIET);
 }
 
-/*
- * The crashed kernel's own VMCOREINFO buffer (vmcoreinfo_data), from which it
- * made the dump's note at panic.  NULL if it cannot be read.
- */
-static char *kernel_vmcoreinfo(void)
-{
-	ulong data, size;
-	char *text;
-
-	if (!read_kernel_ulong("vmcoreinfo_data", &data) ||
-	    !read_kernel_ulong("vmcoreinfo_size", &size))
-		return NULL;
-	if (size == 0 || size > CSD_VMCOREINFO_MAX) {
-		csd_warn("vmcoreinfo_size in %s is %lu bytes, expected 1..%d",
-			 pc->dumpfile, size, CSD_VMCOREINFO_MAX);
-		return NULL;
-	}
-	text = malloc(size + 1);
-	if (!text)
-		return NULL;
-	if (!readmem(data, KVADDR, text, (long)size, "vmcoreinfo_data",
-		     RETURN_ON_ERROR | QUIET)) {
-		csd_warn("cannot read the kernel's VMCOREINFO at %#lx in %s",
-			 data, pc->dumpfile);
-		free(text);
-		return NULL;
-	}
-	text[size] = '\0';
-	return text;
-}
-
-/*
- * VMCOREINFO as the dump's note holds it (what the CLI reads through
- * libkdumpfile).  crash reads the note only key by key (pc->read_vmcoreinfo),
- * so the keys come from the kernel's buffer and every value from the note;
- * a key the note lacks (text appended after the capture kernel was loaded)
- * is left out, as it is from the note.  A dump without a note readable by
- * crash falls back to the kernel's buffer as it is.
- */
 static char *crash_vmcoreinfo_text(void)
 {
-	char *keys, *line, *next, *text = NULL;
-	size_t text_len = 0;
-	FILE *out;
+	char name[NOTE_ALIGN(sizeof(VMCOREINFO_NAME))];
+	struct crash_nhdr nh;
+	ulong note;
+	char *text;
 
-	keys = kernel_vmcoreinfo();
-	if (!keys || pc->read_vmcoreinfo == no_vmcoreinfo)
-		return keys;
-
-	out = open_memstream(&text, &text_len);
-	if (!out) {
-		free(keys);
+	if (!symbol_exists("vmcoreinfo_note")) {
+		csd_warn("%s: no vmcoreinfo_note symbol: a kernel without VMCOREINFO",
+			 pc->namelist);
 		return NULL;
 	}
-	for (line = keys; *line; line = next) {
-		char *eq, *val;
-
-		next = strchr(line, '\n');
-		next = next ? next + 1 : line + strlen(line);
-		eq = memchr(line, '=', (size_t)(next - line));
-		if (!eq || eq == line)
-			continue;
-		*eq = '\0';
-		val = pc->read_vmcoreinfo(line);
-		if (val) {
-			fprintf(out, "%s=%s\n", line, val);
-			free(val);
-		}
+	if (!crash_read_kvaddr(symbol_value("vmcoreinfo_note"), &note, sizeof(note),
+			       "vmcoreinfo_note") ||
+	    !crash_read_kvaddr(note, &nh, sizeof(nh), "VMCOREINFO note header")) {
+		csd_warn("%s: cannot read the VMCOREINFO note (vmcoreinfo_note %#lx)",
+			 pc->dumpfile, note);
+		return NULL;
 	}
-	free(keys);
-	if (fclose(out) != 0) {
+	if (nh.namesz != sizeof(VMCOREINFO_NAME) || nh.descsz == 0 ||
+	    nh.descsz > CSD_VMCOREINFO_MAX ||
+	    !crash_read_kvaddr(note + sizeof(nh), name, sizeof(name), "VMCOREINFO note name") ||
+	    memcmp(name, VMCOREINFO_NAME, sizeof(VMCOREINFO_NAME)) != 0) {
+		csd_warn("%s: the note at %#lx is not VMCOREINFO (name size %u, "
+			 "data size %u; expected %zu and 1..%d)", pc->dumpfile, note,
+			 nh.namesz, nh.descsz, sizeof(VMCOREINFO_NAME), CSD_VMCOREINFO_MAX);
+		return NULL;
+	}
+	text = malloc(nh.descsz + 1);
+	if (!text)
+		return NULL;
+	if (!crash_read_kvaddr(note + sizeof(nh) + sizeof(name), text, nh.descsz,
+			       "VMCOREINFO text")) {
+		csd_warn("%s: cannot read the VMCOREINFO text (%u bytes at %#lx)",
+			 pc->dumpfile, nh.descsz, note + sizeof(nh) + sizeof(name));
 		free(text);
 		return NULL;
 	}
+	text[nh.descsz] = '\0';
 	return text;
 }
 
@@ -238,6 +215,7 @@ static void cmd_csdump(void)
 		err = csdump_extract(&mem, args[optind]);
 	csd_set_msg_handler(NULL, NULL);
 	mem.ops->close(mem.priv);
+	/* The library has said what went wrong; this stands for the exit status. */
 	if (err)
 		error(INFO, "%s\n", csd_strerror(err));
 }
