@@ -24,7 +24,8 @@ DECODE_ORACLE_TRACES := juno_r1_1 juno-uname-001 a57_single_step
 DECODE_ORACLE_CHECKS := $(addprefix check-decode-oracle-,$(DECODE_ORACLE_TRACES))
 
 .PHONY: $(DECODE_ORACLE_CHECKS) check-decode-ds5 check-decode-roundtrip check-decode-symbols \
-	check-decode-text check-decode-hostile check-decode-symjson check-decode-valgrind
+	check-decode-text check-decode-hostile check-decode-symjson check-decode-valgrind \
+	check-decode-lines
 
 # Per trace ID the same ranges, NACCs and exceptions as trc_pkt_lister -decode.
 $(DECODE_ORACLE_CHECKS): check-decode-oracle-%: $(DECODE_CSDUMP)
@@ -56,6 +57,12 @@ check-decode-symjson: $(DECODE_CSDUMP)
 	@$(DECODE_ENV) $(HARNESS) decode-symjson tests/decode/symjson.sh \
 		$(DECODE_CSDUMP) $(DECODE_TRACES)/juno_r1_1 $(DECODE_WORK)/symjson
 
+# An extract directory (no memory) + vmlinux at a KASLR-like offset, traced by
+# the project's encoder: encoded ranges, nm symbols and addr2line lines.
+check-decode-lines: $(DECODE_CSDUMP) $(BUILD)/encoder/etm4enc
+	@$(DECODE_ENV) $(HARNESS) decode-lines tests/decode/lines.sh \
+		$(DECODE_CSDUMP) $(BUILD)/encoder/etm4enc $(DECODE_WORK)/lines
+
 # The plain build under valgrind (the others run under ASan + UBSan).
 check-decode-valgrind: $(BUILD)/host/csdump
 	@$(HARNESS) decode-valgrind tests/decode/valgrind.sh \
@@ -67,4 +74,5 @@ check-decode-symbols: $(DECODE_PROBE)
 		$(DECODE_PROBE) $(CC) $(DECODE_WORK)/symbols
 
 CHECKS += $(DECODE_ORACLE_CHECKS) check-decode-ds5 check-decode-roundtrip check-decode-symbols \
-	check-decode-text check-decode-hostile check-decode-symjson check-decode-valgrind
+	check-decode-text check-decode-hostile check-decode-symjson check-decode-valgrind \
+	check-decode-lines

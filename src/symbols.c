@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 
 #include "diag.h"
@@ -44,6 +45,7 @@ struct csd_syms {
 	uint64_t line_addr;
 	const char *line_file;
 	int line_no;
+	char line_path[1024];	/* comp_dir/relative name */
 };
 
 static int sym_cmp(const void *a, const void *b)
@@ -310,6 +312,15 @@ bool csd_syms_line(struct csd_syms *s, uint64_t addr, const char **file, int *li
 	s->line_file = dwarf_linesrc(l, NULL, NULL);
 	if (!s->line_file)
 		return false;
+	if (s->line_file[0] != '/') {
+		/* Relative to the compilation directory, as addr2line shows it. */
+		Dwarf_Attribute at;
+		const char *dir = dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &at));
+
+		if (dir && (size_t)snprintf(s->line_path, sizeof(s->line_path), "%s/%s", dir,
+					    s->line_file) < sizeof(s->line_path))
+			s->line_file = s->line_path;
+	}
 	s->line_addr = addr;
 hit:
 	*file = s->line_file;
