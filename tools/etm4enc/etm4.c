@@ -278,6 +278,13 @@ void etm4_start(struct etm4_enc *e, uint64_t pc, uint8_t el, uint32_t ctxid)
 	e->started = true;
 }
 
+void etm4_trace_on(struct etm4_enc *e, uint64_t pc, uint8_t el, uint32_t ctxid)
+{
+	flush_atoms(e);
+	hdr(e, H_TRACE_ON);
+	emit_addr_ctxt(e, pc, el, ctxid);
+}
+
 static void rs_push(struct etm4_enc *e, uint64_t addr)
 {
 	if (e->rs_n == ETM4_RS_DEPTH) {
@@ -300,6 +307,8 @@ static bool rs_predicts(struct etm4_enc *e, const struct step *s)
 
 void etm4_step(struct etm4_enc *e, const struct step *s)
 {
+	if (s->trace_on)
+		etm4_trace_on(e, s->start, e->el, e->ctxid);
 	if (e->drained + e->out.len - e->sync_at >= e->cfg.sync_period)
 		emit_sync(e, false, s->start, e->el, e->ctxid);
 

@@ -58,7 +58,15 @@ void etm4_init(struct etm4_enc *e, const struct etm4_cfg *cfg);
 void etm4_free(struct etm4_enc *e);
 /* Trace starts: A-sync, Trace Info, Trace On, address and context of @pc. */
 void etm4_start(struct etm4_enc *e, uint64_t pc, uint8_t el, uint32_t ctxid);
-/* Trace one step of the path (its range ends in a P0 element or exception). */
+/*
+ * Trace resumes at @pc after a gap (filtered out, or not modelled): Trace On
+ * and the address with context.
+ */
+void etm4_trace_on(struct etm4_enc *e, uint64_t pc, uint8_t el, uint32_t ctxid);
+/*
+ * Trace one step of the path (its range ends in a P0 element or exception);
+ * a step with trace_on starts after a gap, in the context of the previous.
+ */
 void etm4_step(struct etm4_enc *e, const struct step *s);
 /* Emit whatever is pending (atoms) so that a decoder sees every step. */
 void etm4_flush(struct etm4_enc *e);

@@ -16,12 +16,8 @@ void gen_cpu_walk(struct gen_cpu *c, unsigned int cpu, const struct etm4_cfg *cf
 	c->steps_left = steps;
 }
 
-void gen_cpu_path(struct gen_cpu *c, unsigned int cpu, const struct etm4_cfg *cfg,
-		  const struct step *path, size_t n)
+void gen_cpu_then_path(struct gen_cpu *c, const struct step *path, size_t n)
 {
-	memset(c, 0, sizeof(*c));
-	c->cpu = cpu;
-	etm4_init(&c->enc, cfg);
 	c->path = path;
 	c->path_n = n;
 }
@@ -31,18 +27,22 @@ void gen_cpu_free(struct gen_cpu *c)
 	etm4_free(&c->enc);
 }
 
+static bool in_walk(const struct gen_cpu *c)
+{
+	return c->steps_left || !c->path;
+}
+
 static bool next_step(struct gen_cpu *c, struct step *s)
 {
-	if (c->path) {
-		if (c->path_pos == c->path_n)
-			return false;
-		*s = c->path[c->path_pos++];
-		return true;
+	if (c->steps_left) {
+		c->steps_left--;
+		c->walked = true;
+		return walk_next(&c->walk, s);
 	}
-	if (!c->steps_left)
+	if (!c->path || c->path_pos == c->path_n)
 		return false;
-	c->steps_left--;
-	return walk_next(&c->walk, s);
+	*s = c->path[c->path_pos++];
+	return true;
 }
 
 /* Hand what the trace unit produced to the formatter, in bursts. */
@@ -70,19 +70,22 @@ static void run_burst(struct gen *g, struct gen_cpu *c)
 
 	while (burst-- && !c->done) {
 		/* The context the step runs in (a step carries its target's). */
-		uint8_t el = c->path ? 1 : c->walk.el;
-		uint32_t ctxid = c->path ? 0 : c->walk.ctxid;
+		bool walking = in_walk(c);
+		uint8_t el = c->walk.el;
+		uint32_t ctxid = c->walk.ctxid;
 
 		if (!next_step(c, &s)) {
 			c->done = true;
 			break;
 		}
-		if (c->path) {
+		if (!walking) {
 			el = s.el;
 			ctxid = s.ctxid;
 		}
 		if (!c->enc.started)
 			etm4_start(&c->enc, s.start, el, ctxid);
+		else if (!walking && c->walked && c->path_pos == 1)
+			s.trace_on = 1;
 		etm4_step(&c->enc, &s);
 		g->n_steps++;
 		g->n_instr += s.n_instr;

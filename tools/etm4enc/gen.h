@@ -18,9 +18,10 @@ struct gen_cpu {
 	unsigned int cpu;
 	struct etm4_enc enc;
 	struct walker walk;
-	const struct step *path;	/* a fixed path, or NULL for a random walk */
+	const struct step *path;	/* a fixed path (after the walk), or NULL */
 	size_t path_n, path_pos;
 	uint64_t steps_left;		/* random walk length */
+	bool walked;			/* the walk made steps: a gap before the path */
 	bool done;
 };
 
@@ -42,9 +43,8 @@ struct gen {
 /* A random walk of @steps steps (UINT64_MAX: until gen.size) over @img. */
 void gen_cpu_walk(struct gen_cpu *c, unsigned int cpu, const struct etm4_cfg *cfg,
 		  const struct image *img, uint64_t seed, uint64_t steps);
-/* A fixed path. */
-void gen_cpu_path(struct gen_cpu *c, unsigned int cpu, const struct etm4_cfg *cfg,
-		  const struct step *path, size_t n);
+/* Then a fixed path, after a gap in the trace (Trace On) if it walked. */
+void gen_cpu_then_path(struct gen_cpu *c, const struct step *path, size_t n);
 void gen_cpu_free(struct gen_cpu *c);
 
 /* Run every CPU to its end (or to gen.size), formatting into gen.fmt. */

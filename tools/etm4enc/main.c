@@ -38,7 +38,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: etm4enc (--elf FILE | --raw FILE --raw-addr ADDR) -o DIR [options]\n"
 		"  --offset ADDR         move the image by ADDR (a KASLR offset)\n"
-		"  --path-symbols a,b,c  CPU 0 runs this call chain (others: random walks)\n"
+		"  --path-symbols a,b,c  CPU 0 ends with this call chain (after a gap)\n"
 		"  --cpus N              trace units, trace IDs 0x10.. (default 1)\n"
 		"  --seed N              random walk seed (default 1)\n"
 		"  --steps N             random walk length per CPU (default 5000)\n"
@@ -146,6 +146,9 @@ static void write_range(void *user, const struct gen_cpu *c, const struct step *
 {
 	FILE *f = user;
 
+	if (s->trace_on)
+		fprintf(f, "# trace-on %u 0x%02x 0x%llx\n", c->cpu, c->enc.cfg.trace_id,
+			(unsigned long long)s->start);
 	if (s->n_instr)
 		fprintf(f, "%u 0x%02x 0x%llx 0x%llx %u\n", c->cpu, c->enc.cfg.trace_id,
 			(unsigned long long)s->start,
@@ -238,11 +241,14 @@ int main(int argc, char **argv)
 			.sync_period = o.sync_period, .seed = o.seed,
 		};
 
+		/*
+		 * Every CPU walks; CPU 0 then runs the chain, the others walk
+		 * as long again, so that they all end together.
+		 */
+		gen_cpu_walk(&g.cpus[i], (unsigned int)i, &cfg, &img, o.seed * 131 + i,
+			     o.size ? UINT64_MAX : o.steps + (i ? sp.n : 0));
 		if (i == 0 && sp.n)
-			gen_cpu_path(&g.cpus[i], (unsigned int)i, &cfg, sp.steps, sp.n);
-		else
-			gen_cpu_walk(&g.cpus[i], (unsigned int)i, &cfg, &img, o.seed * 131 + i,
-				     o.size ? UINT64_MAX : o.steps);
+			gen_cpu_then_path(&g.cpus[i], sp.steps, sp.n);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	gen_run(&g);
