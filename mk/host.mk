@@ -97,4 +97,9 @@ check-perf-juno-vmcore: $(HOST_SAN)/tests/test_juno_vmcore
 	@$(HARNESS) perf-juno-vmcore env $(SAN_ENV) $< $(SHARED)/traces
 
 CHECKS += check-unit-cli-vmcore check-unit-valgrind check-unit-install check-perf-juno-vmcore
-CHECKS += check-unit-registry-mutate
+# Re-framing per trace ID (what csdump perf writes) checked by trc_pkt_lister.
+.PHONY: check-perf-reframe-juno
+check-perf-reframe-juno: $(HOST_SAN)/tests/test_reframe
+	@$(HARNESS) perf-reframe-juno env $(SAN_ENV) $< $(SHARED)/traces
+
+CHECKS += check-unit-registry-mutate check-perf-reframe-juno
