@@ -44,6 +44,13 @@ $(ENC)/prog.elf: tests/encoder/prog.c $(DEPS_STAMP)
 	$(AARCH64_CC) -O2 -ffreestanding -fno-stack-protector -nostdlib -static \
 		-fno-pie -no-pie -Wl,--build-id=none -Wl,-e,_start -o $@ $<
 
+# Benchmark traces of any size: `make build/encoder/trace-64K` ... trace-256M
+# (six CPUs walking the guest kernel when it is built, else prog.elf; a full
+# circular sink of exactly that size, as an extract directory + snapshot).
+ENC_TRACE_ELF ?= $(if $(wildcard $(BUILD)/kernel-out/vmlinux),$(BUILD)/kernel-out/vmlinux,$(ENC)/prog.elf)
+$(ENC)/trace-%: $(ENC)/etm4enc $(ENC)/prog.elf
+	$(ENC)/etm4enc --elf $(ENC_TRACE_ELF) --cpus 6 --size $* --cc --stats -o $@
+
 .PHONY: encoder encoder-san
 encoder: $(ENC)/etm4enc
 encoder-san: $(ENC_SAN)/etm4enc $(ENC_SAN)/enc_roundtrip $(ENC)/prog.elf
