@@ -52,7 +52,24 @@ $(CRASH_EXT): $(CRASH_EXT_OBJS)
 -include $(wildcard $(CRASH_OUT)/obj/*.d)
 
 # --- tests -------------------------------------------------------------------
-.PHONY: check-crash-symbols
+# crash-symbols needs no vmcore.  crash-help and crash-extract open the
+# sysrq scenario's vmcore of mk/e2e.mk with the kernel's vmlinux (each skips
+# while they are absent or the vmcore is older than the vmlinux); they come
+# after that scenario.  crash-extract compares with the CLI's output.
+CRASH_VMLINUX = $(KERNEL_VMLINUX)
+CRASH_VMCORE  = $(E2E)/sysrq/vmcore
+CRASH_E2E     = check-e2e-sysrq
+
+.PHONY: check-crash-symbols check-crash-help check-crash-extract
 check-crash-symbols: $(CRASH_EXT)
 	@$(HARNESS) crash-symbols tests/crash/symbols.sh $(CRASH_ROOT) $(CRASH_EXT)
-CHECKS += check-crash-symbols
+
+check-crash-help: $(CRASH_EXT) | $(CRASH_E2E)
+	@$(HARNESS) crash-help tests/crash/help.sh $(CRASH_ROOT) $(CRASH_EXT) \
+		$(CRASH_VMLINUX) $(CRASH_VMCORE)
+
+check-crash-extract: $(CRASH_EXT) $(HOST)/csdump | $(CRASH_E2E)
+	@$(HARNESS) crash-extract tests/crash/extract.sh $(CRASH_ROOT) $(CRASH_EXT) \
+		$(HOST)/csdump $(CRASH_VMLINUX) $(CRASH_VMCORE) $(CRASH_OUT)/extract
+
+CHECKS += check-crash-symbols check-crash-help
