@@ -10,10 +10,11 @@ need_snapshot() {
 # lister_seq SNAPSHOT_DIR OUT: trc_pkt_lister's decode, normalised by
 # trace_seq.py, into OUT (its raw listing in OUT.ppl).
 lister_seq() {
-	local out
+	local snap out
+	snap=$(cd "$1" && pwd)
 	out=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 	rm -f "$out.ppl"	# trc_pkt_lister appends to its log file
-	(cd "$(dirname "$out")" && trc_pkt_lister -ss_dir "$1" -decode \
+	(cd "$(dirname "$out")" && trc_pkt_lister -ss_dir "$snap" -decode \
 		-logfilename "$(basename "$out").ppl" >/dev/null)
 	"$here/trace_seq.py" ppl "$out.ppl" >"$out"
 }

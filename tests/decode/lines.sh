@@ -6,9 +6,11 @@
 # image at link address + offset and give
 #   - the ranges the encoder encoded (its --ranges file), per trace ID;
 #   - for every range the symbol nm gives and the line addr2line gives.
+# Then csdump snapshot --vmlinux of the same directory (vmlinux's code as the
+# memory dumps) decodes in trc_pkt_lister to the same elements as csdump's.
 set -eu
 csdump=$1 enc=$2 work=$3
-here=$(dirname "$0")
+. "$(dirname "$0")/common.sh"
 cc=aarch64-linux-gnu-gcc
 command -v $cc >/dev/null || { echo "skip: $cc not installed"; exit 77; }
 [ -x "$enc" ] || { echo "skip: no ETMv4 encoder at $enc"; exit 77; }
@@ -72,3 +74,14 @@ for o in ranges:
 print('%d ranges, %d with the symbol and line of nm and addr2line' % (len(ranges), len(ranges) - bad))
 sys.exit(1 if fail or bad or not ranges else 0)
 PY
+
+if command -v trc_pkt_lister >/dev/null; then
+	"$csdump" snapshot "$work/x" --vmlinux "$work/prog.elf" -o "$work/snap" >/dev/null
+	lister_seq "$work/snap" "$work/snap.seq"
+	"$here/trace_seq.py" jsonl "$work/out.jsonl" >"$work/out.seq"
+	if [ ! -s "$work/snap.seq" ] || ! cmp "$work/snap.seq" "$work/out.seq"; then
+		echo "FAIL: trc_pkt_lister on csdump's snapshot differs (or decodes nothing)"
+		exit 1
+	fi
+	echo "csdump snapshot --vmlinux: trc_pkt_lister gives the same $(wc -l <"$work/snap.seq") elements"
+fi
