@@ -265,7 +265,10 @@ static void emit_sync(struct etm4_enc *e, bool trace_on, uint64_t pc, uint8_t el
 		put(e, CCNT_THRESHOLD);
 	if (trace_on)
 		hdr(e, H_TRACE_ON);
-	/* Trace Info resets the address history and the return stack. */
+	/*
+	 * A decoder may start here (a wrapped buffer): forget the address
+	 * history (Trace Info resets it) and the return stack.
+	 */
 	memset(e->hist, 0, sizeof(e->hist));
 	e->rs_n = 0;
 	emit_addr_ctxt(e, pc, el, ctxid);
@@ -308,7 +311,7 @@ static bool rs_predicts(struct etm4_enc *e, const struct step *s)
 void etm4_step(struct etm4_enc *e, const struct step *s)
 {
 	if (s->trace_on)
-		etm4_trace_on(e, s->start, e->el, e->ctxid);
+		etm4_trace_on(e, s->start, s->el, s->ctxid);
 	if (e->drained + e->out.len - e->sync_at >= e->cfg.sync_period)
 		emit_sync(e, false, s->start, e->el, e->ctxid);
 
