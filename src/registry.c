@@ -44,8 +44,12 @@ static void mark_bad(struct csd_registry *reg, struct csd_record *r, const char 
 		 r->name[0] ? r->name : "?", r->problem);
 }
 
-/* Decode and check the 128 bytes of a record. */
-static void parse_record(struct csd_registry *reg, struct csd_record *r, const uint8_t *b)
+/*
+ * Decode and check the 128 bytes of a record; it cannot extend past its
+ * node's list_head at @list_off.
+ */
+static void parse_record(struct csd_registry *reg, struct csd_record *r, const uint8_t *b,
+			 uint64_t list_off)
 {
 	r->magic = le32(b);
 	r->version = le16(b + 4);
@@ -71,8 +75,9 @@ static void parse_record(struct csd_registry *reg, struct csd_record *r, const u
 	} else if (r->version != CSD_REC_VERSION) {
 		mark_bad(reg, r, "record version %u, this csdump reads %u", r->version,
 			 CSD_REC_VERSION);
-	} else if (r->rec_size < CSD_REC_SIZE) {
-		mark_bad(reg, r, "rec_size %u, expected at least %u", r->rec_size, CSD_REC_SIZE);
+	} else if (r->rec_size < CSD_REC_SIZE || r->rec_size > list_off) {
+		mark_bad(reg, r, "rec_size %u, expected %u..%llu (the node's list offset)",
+			 r->rec_size, CSD_REC_SIZE, (unsigned long long)list_off);
 	} else if (r->kind != CSD_REC_KIND_TRACE && r->kind != CSD_REC_KIND_ETM) {
 		mark_bad(reg, r, "kind %u, expected 1 (trace) or 2 (metadata)", r->kind);
 	} else if (!(r->flags & CSD_F_SAVED)) {
@@ -92,19 +97,84 @@ static void parse_record(struct csd_registry *reg, struct csd_record *r, const u
 	}
 }
 
-static int read_keys(const char *info, struct csd_registry *reg, uint64_t *list_off)
+/* @s (a VMCOREINFO value, untrusted) for a message: printable, bounded. */
+static const char *printable(const char *s, char *buf, size_t size)
 {
-	uint64_t size;
+	size_t n = 0;
 
-	if (!info || csd_vmcoreinfo_u64(info, "NUMBER(CORESIGHT_KDUMP_VERSION)", 0,
-					&reg->version) ||
-	    csd_vmcoreinfo_symbol(info, "coresight_kdump_list", &reg->head) ||
-	    csd_vmcoreinfo_u64(info, "SIZE(coresight_kdump_record)", 10, &size) ||
-	    csd_vmcoreinfo_u64(info, "OFFSET(coresight_kdump_node.list)", 10, list_off))
-		return -1;
-	if (size < CSD_REC_SIZE || *list_off > LIST_OFF_MAX || *list_off % 8)
-		return -2;
-	return 0;
+	for (; *s && n + 1 < size; s++)
+		buf[n++] = *s >= 0x20 && *s < 0x7f ? *s : '?';
+	buf[n] = '\0';
+	return buf;
+}
+
+/*
+ * @key of VMCOREINFO as a number in @base; 0, or a message naming the key
+ * and its value and CSD_ERR_CORRUPT.
+ */
+static enum csd_err key_u64(const struct csd_mem *m, const char *info, const char *key,
+			    int base, uint64_t *v)
+{
+	char val[4096], shown[48];
+
+	if (csd_vmcoreinfo_str(info, key, val, sizeof(val))) {
+		csd_error("%s: VMCOREINFO has SYMBOL(coresight_kdump_list) but lacks %s",
+			  m->name, key);
+		return CSD_ERR_CORRUPT;
+	}
+	if (csd_vmcoreinfo_u64(info, key, base, v)) {
+		csd_error("%s: VMCOREINFO's %s=%s is not a%s number", m->name, key,
+			  printable(val, shown, sizeof(shown)),
+			  base == 16 ? " hexadecimal" : base == 10 ? " decimal" : "");
+		return CSD_ERR_CORRUPT;
+	}
+	return CSD_OK;
+}
+
+/*
+ * The registry's keys.  Without SYMBOL(coresight_kdump_list) the kernel lacks
+ * the series (CSD_ERR_NOREGISTRY); with it, a missing or garbled key is
+ * corruption (CSD_ERR_CORRUPT), each reported by name and value.
+ */
+static enum csd_err read_keys(const struct csd_mem *m, const char *info,
+			      struct csd_registry *reg, uint64_t *list_off)
+{
+	char val[4096];
+	uint64_t size;
+	enum csd_err err;
+
+	if (!info) {
+		csd_error("%s: no VMCOREINFO in the dump: the coresight_kdump registry cannot be "
+			  "found", m->name);
+		return CSD_ERR_FORMAT;
+	}
+	if (csd_vmcoreinfo_str(info, "SYMBOL(coresight_kdump_list)", val, sizeof(val))) {
+		csd_error("%s: VMCOREINFO has no coresight_kdump registry "
+			  "(SYMBOL(coresight_kdump_list) and its keys): a kernel without "
+			  "the coresight-kdump series", m->name);
+		return CSD_ERR_NOREGISTRY;
+	}
+	err = key_u64(m, info, "SYMBOL(coresight_kdump_list)", 16, &reg->head);
+	if (!err)
+		err = key_u64(m, info, "NUMBER(CORESIGHT_KDUMP_VERSION)", 0, &reg->version);
+	if (!err)
+		err = key_u64(m, info, "SIZE(coresight_kdump_record)", 10, &size);
+	if (!err)
+		err = key_u64(m, info, "OFFSET(coresight_kdump_node.list)", 10, list_off);
+	if (err)
+		return err;
+	if (size < CSD_REC_SIZE || size > LIST_OFF_MAX) {
+		csd_error("%s: VMCOREINFO's SIZE(coresight_kdump_record)=%llu, expected %d..%d",
+			  m->name, (unsigned long long)size, CSD_REC_SIZE, LIST_OFF_MAX);
+		return CSD_ERR_CORRUPT;
+	}
+	if (*list_off < size || *list_off > LIST_OFF_MAX || *list_off % 8) {
+		csd_error("%s: VMCOREINFO's OFFSET(coresight_kdump_node.list)=%llu, expected a "
+			  "multiple of 8 from the record size %llu to %d", m->name,
+			  (unsigned long long)*list_off, (unsigned long long)size, LIST_OFF_MAX);
+		return CSD_ERR_CORRUPT;
+	}
+	return CSD_OK;
 }
 
 static bool seen(const uint64_t *addrs, size_t n, uint64_t a)
@@ -165,7 +235,7 @@ static enum csd_err walk(const struct csd_mem *m, struct csd_registry *reg, uint
 			mark_bad(reg, r, "%u bytes at 0x%llx not in the dump", CSD_REC_SIZE,
 				 (unsigned long long)r->addr);
 		else
-			parse_record(reg, r, b);
+			parse_record(reg, r, b, list_off);
 		if (csd_mem_read(m, CSD_KVADDR, p, &next, 8)) {
 			cut(reg, "next pointer at 0x%llx not in the dump", (unsigned long long)p);
 			break;
@@ -180,22 +250,11 @@ enum csd_err csd_registry_walk(const struct csd_mem *m, struct csd_registry *reg
 	const char *info = m->ops->vmcoreinfo ? m->ops->vmcoreinfo(m->priv) : NULL;
 	uint64_t list_off, *visited;
 	enum csd_err err;
-	int rc;
 
 	memset(reg, 0, sizeof(*reg));
-	rc = read_keys(info, reg, &list_off);
-	if (rc == -1) {
-		csd_error("%s: VMCOREINFO has no coresight_kdump registry "
-			  "(SYMBOL(coresight_kdump_list) and its keys): a kernel without "
-			  "the coresight-kdump series", m->name);
-		return CSD_ERR_NOREGISTRY;
-	}
-	if (rc == -2) {
-		csd_error("%s: VMCOREINFO's registry layout is implausible (record size below "
-			  "%d or list offset not a multiple of 8 below %d)", m->name, CSD_REC_SIZE,
-			  LIST_OFF_MAX);
-		return CSD_ERR_CORRUPT;
-	}
+	err = read_keys(m, info, reg, &list_off);
+	if (err)
+		return err;
 	if (reg->version != CSD_REC_VERSION)
 		csd_warn("%s: registry version %llu, this csdump reads %d; records are checked "
 			 "one by one", m->name, (unsigned long long)reg->version, CSD_REC_VERSION);
@@ -308,13 +367,19 @@ static enum csd_err add_etm(struct csd_dump *d, struct csd_registry *reg,
 		.trcidr8 = le64(b + 64), .trcauthstatus = le64(b + 72),
 	};
 
-	for (size_t i = 0; i < d->n_etms; i++)
-		if (d->etms[i].cpu == etm.cpu ||
-		    csd_etm_trace_id(&d->etms[i]) == csd_etm_trace_id(&etm)) {
-			mark_bad(reg, r, "CPU %d or trace ID 0x%x already has metadata",
-				 r->cpu, r->trace_id);
+	/* Two records for one CPU or one trace ID: the first is kept. */
+	for (size_t i = 0; i < d->n_etms; i++) {
+		if (d->etms[i].cpu == etm.cpu) {
+			mark_bad(reg, r, "CPU %d already has metadata (trace ID 0x%x); the first "
+				 "is kept", r->cpu, csd_etm_trace_id(&d->etms[i]));
 			return CSD_OK;
 		}
+		if (csd_etm_trace_id(&d->etms[i]) == csd_etm_trace_id(&etm)) {
+			mark_bad(reg, r, "trace ID 0x%x already belongs to CPU %llu; the first "
+				 "is kept", r->trace_id, (unsigned long long)d->etms[i].cpu);
+			return CSD_OK;
+		}
+	}
 	return csd_dump_add_etm(d, &etm) ? CSD_OK : CSD_ERR_NOMEM;
 }
 
