@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* csdump: the libkdumpfile memory source. */
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libkdumpfile/kdumpfile.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "diag.h"
@@ -128,6 +130,46 @@ static char *vmcoreinfo_text(kdump_ctx_t *ctx)
 	return text;
 }
 
+/*
+ * An ELF vmcore shorter than its program headers say was cut (a copy that
+ * ran out of space, say).  Cut inside its notes, VMCOREINFO cannot be
+ * trusted: refuse it.  Cut inside its memory, say so: what lies past the
+ * end is missing (libkdumpfile may read it as zeros).
+ */
+static enum csd_err check_truncated(int fd, const char *path)
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	struct stat st;
+	uint64_t notes_end = 0, load_end = 0;
+
+	if (fstat(fd, &st) || pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_phentsize != sizeof(ph))
+		return CSD_OK;		/* not ELF64: libkdumpfile checked the rest */
+	for (unsigned int i = 0; i < eh.e_phnum; i++) {
+		uint64_t end;
+
+		if (pread(fd, &ph, sizeof(ph), (off_t)(eh.e_phoff + i * sizeof(ph))) !=
+		    (ssize_t)sizeof(ph) || __builtin_add_overflow(ph.p_offset, ph.p_filesz, &end))
+			break;
+		if (ph.p_type == PT_NOTE && end > notes_end)
+			notes_end = end;
+		if (ph.p_type == PT_LOAD && end > load_end)
+			load_end = end;
+	}
+	if (notes_end > (uint64_t)st.st_size) {
+		csd_error("%s: truncated inside its ELF notes (%lld bytes, the notes end at %llu)",
+			  path, (long long)st.st_size, (unsigned long long)notes_end);
+		return CSD_ERR_FORMAT;
+	}
+	if (load_end > (uint64_t)st.st_size)
+		csd_warn("%s: truncated: %lld bytes, its program headers describe %llu; the "
+			 "memory past the end is missing", path, (long long)st.st_size,
+			 (unsigned long long)load_end);
+	return CSD_OK;
+}
+
 static enum csd_err open_ctx(struct vmcore *vc, const char *path)
 {
 	const char *arch = NULL;
@@ -151,6 +193,8 @@ static enum csd_err open_ctx(struct vmcore *vc, const char *path)
 			  arch ? arch : "unknown-architecture");
 		return CSD_ERR_ARCH;
 	}
+	if (check_truncated(vc->fd, path))
+		return CSD_ERR_FORMAT;
 	vc->info = vmcoreinfo_text(vc->ctx);
 	if (!vc->info)
 		csd_warn("%s: no VMCOREINFO in the dump", path);
