@@ -199,6 +199,8 @@ static int run_batch(const struct image *img, const char *dir, struct unit *u, s
 
 		config(&u[i].ec, u[i].cfg, u[i].seed, (uint8_t)(i + 1));
 		gen_cpu_walk(&g.cpus[i], (unsigned int)i, &u[i].ec, img, u[i].seed, steps);
+		/* Every third unit has gaps (Trace On) now and then. */
+		g.cpus[i].walk.gap_one_in = u[i].seed % 3 ? 0 : 100;
 	}
 	gen_run(&g);
 	ret = enc_dump_build(&d, &g, img);

@@ -285,6 +285,8 @@ void etm4_trace_on(struct etm4_enc *e, uint64_t pc, uint8_t el, uint32_t ctxid)
 {
 	flush_atoms(e);
 	hdr(e, H_TRACE_ON);
+	/* Calls and returns went untraced: the return stack is stale. */
+	e->rs_n = 0;
 	emit_addr_ctxt(e, pc, el, ctxid);
 }
 
@@ -310,8 +312,6 @@ static bool rs_predicts(struct etm4_enc *e, const struct step *s)
 
 void etm4_step(struct etm4_enc *e, const struct step *s)
 {
-	if (s->trace_on)
-		etm4_trace_on(e, s->start, s->el, s->ctxid);
 	if (e->drained + e->out.len - e->sync_at >= e->cfg.sync_period)
 		emit_sync(e, false, s->start, e->el, e->ctxid);
 

@@ -64,9 +64,8 @@ void etm4_start(struct etm4_enc *e, uint64_t pc, uint8_t el, uint32_t ctxid);
  */
 void etm4_trace_on(struct etm4_enc *e, uint64_t pc, uint8_t el, uint32_t ctxid);
 /*
- * Trace one step of the path (its range ends in a P0 element or exception);
- * a step with trace_on starts after a gap, in its own context (el, ctxid:
- * those of a path step that does not change them).
+ * Trace one step of the path (its range ends in a P0 element or exception).
+ * A step with trace_on needs etm4_trace_on() first.
  */
 void etm4_step(struct etm4_enc *e, const struct step *s);
 /* Emit whatever is pending (atoms) so that a decoder sees every step. */

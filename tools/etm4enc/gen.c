@@ -82,10 +82,12 @@ static void run_burst(struct gen *g, struct gen_cpu *c)
 			el = s.el;
 			ctxid = s.ctxid;
 		}
+		if (!walking && c->walked && c->path_pos == 1)
+			s.trace_on = 1;
 		if (!c->enc.started)
 			etm4_start(&c->enc, s.start, el, ctxid);
-		else if (!walking && c->walked && c->path_pos == 1)
-			s.trace_on = 1;
+		else if (s.trace_on)
+			etm4_trace_on(&c->enc, s.start, el, ctxid);
 		etm4_step(&c->enc, &s);
 		g->n_steps++;
 		g->n_instr += s.n_instr;

@@ -36,7 +36,7 @@ struct step {
 	uint8_t taken;		/* STEP_BRANCH: E (1) or N (0) atom */
 	uint8_t exc_type;	/* STEP_EXCEPTION: enum etm4_exc */
 	uint8_t el;		/* exception level after the step */
-	uint8_t trace_on;	/* trace resumes at start after a gap */
+	uint8_t trace_on;	/* trace resumes at start after a gap (filtered) */
 };
 
 static inline uint64_t step_last(const struct step *s)

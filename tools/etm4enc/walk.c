@@ -142,11 +142,16 @@ bool walk_next(struct walker *w, struct step *s)
 	size_t slot;
 	bool dead;
 
+	memset(s, 0, sizeof(*s));
 	if (!w->pc)
 		w->pc = random_target(w);
+	else if (w->gap_one_in && !rng_below(&w->rng, w->gap_one_in)) {
+		/* Trace was filtered out for a while: it resumes elsewhere. */
+		w->pc = random_target(w);
+		s->trace_on = 1;
+	}
 	if (!w->exc_countdown)
 		rearm(w);
-	memset(s, 0, sizeof(*s));
 	s->start = w->pc;
 	seg = image_seg(w->img, s->start);
 	if (!seg) {

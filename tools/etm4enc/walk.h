@@ -34,6 +34,7 @@ struct walker {
 	bool change_ctxid;		/* an ERET may switch the context ID */
 	unsigned int exc_one_in;	/* mean instructions between interrupts */
 	uint64_t exc_countdown;		/* instructions until the next one */
+	unsigned int gap_one_in;	/* 0, or steps per gap in the trace (mean) */
 	uint64_t vector;		/* where exceptions go; 0: a random function */
 };
 
