@@ -30,18 +30,27 @@ enum csd_err csd_image_index(struct csd_image *im, const struct csd_seg *segs, s
 	if (!n)
 		return CSD_OK;
 	im->v = calloc(n, sizeof(*im->v));
-	if (!im->v)
+	im->max_last = calloc(n, sizeof(*im->max_last));
+	if (!im->v || !im->max_last) {
+		csd_image_release(im);
 		return CSD_ERR_NOMEM;
+	}
 	for (i = 0; i < n; i++)
-		if (segs[i].len && segs[i].data)
+		if (segs[i].len && segs[i].data && segs[i].len - 1 <= UINT64_MAX - segs[i].vaddr)
 			im->v[im->n++] = &segs[i];
 	qsort(im->v, im->n, sizeof(*im->v), seg_cmp);
+	for (i = 0; i < im->n; i++) {
+		uint64_t last = im->v[i]->vaddr + (im->v[i]->len - 1);
+
+		im->max_last[i] = i && im->max_last[i - 1] > last ? im->max_last[i - 1] : last;
+	}
 	return CSD_OK;
 }
 
 void csd_image_release(struct csd_image *im)
 {
 	free(im->v);
+	free(im->max_last);
 	memset(im, 0, sizeof(*im));
 }
 
@@ -58,8 +67,11 @@ static const struct csd_seg *image_find(const struct csd_image *im, uint64_t add
 		else
 			hi = mid;
 	}
-	/* Overlapping segments: walk down to one that covers @addr. */
-	while (lo--) {
+	/*
+	 * Overlapping segments: walk down to one that covers @addr, no further
+	 * than segments reaching it go (hostile inputs list thousands).
+	 */
+	while (lo-- && im->max_last[lo] >= addr) {
 		const struct csd_seg *s = im->v[lo];
 
 		if (addr - s->vaddr < s->len)

@@ -16,6 +16,7 @@
 /* A sorted, read-only view of segments that it does not own. */
 struct csd_image {
 	const struct csd_seg **v;	/* by vaddr */
+	uint64_t *max_last;		/* [i]: highest last byte of v[0..i] */
 	size_t n;
 	const struct csd_seg *last;	/* the segment of the last hit */
 };

@@ -6,6 +6,9 @@
  *   probe syms  ELF OFFSET ADDR...   "ADDR NAME[+0xOFF]" or "ADDR ?"
  *   probe lines ELF OFFSET ADDR...   "ADDR FILE:LINE" or "ADDR ?"
  *   probe image ELF OFFSET           "VADDR LEN FIRST16BYTESHEX" per segment
+ *   probe lookup SEGS ADDR...        SEGS "vaddr:len,..."; each segment's bytes are its
+ *                                    index; prints "ADDR BYTE COUNT" (up to 8 bytes
+ *                                    asked) or "ADDR - 0"
  *   probe overlay ELF OFFSET         the image with a fake vmcore over it: pages at
  *                                    even page numbers read as 0xa5 bytes, odd ones
  *                                    unmapped; prints "pages N words N" then
@@ -70,6 +73,48 @@ static int cmd_image(const char *elf, uint64_t off)
 	return 0;
 }
 
+static int cmd_lookup(char *spec, int n, char **addrs)
+{
+	struct csd_dump d = { 0 };
+	struct csd_image im;
+	char *tok, *save = NULL;
+	int i;
+
+	for (tok = strtok_r(spec, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(tok, ':');
+		size_t len = colon ? strtoull(colon + 1, NULL, 0) : 0;
+		uint8_t *data = malloc(len ? len : 1);
+
+		if (!colon || !data) {
+			free(data);
+			csd_dump_free(&d);
+			return 2;
+		}
+		memset(data, (int)d.n_segs, len);
+		if (!csd_dump_add_seg(&d, "seg", strtoull(tok, NULL, 0), data, len)) {
+			csd_dump_free(&d);
+			return 1;
+		}
+	}
+	if (csd_image_index(&im, d.segs, d.n_segs) != CSD_OK) {
+		csd_dump_free(&d);
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		uint64_t a = strtoull(addrs[i], NULL, 0);
+		uint8_t b[8];
+		size_t got = csd_image_read(&im, a, b, sizeof(b));
+
+		if (got)
+			printf("0x%" PRIx64 " %u %zu\n", a, b[0], got);
+		else
+			printf("0x%" PRIx64 " - 0\n", a);
+	}
+	csd_image_release(&im);
+	csd_dump_free(&d);
+	return 0;
+}
+
 static enum csd_err fake_read(void *priv, enum csd_space space, uint64_t addr, void *buf,
 			      size_t len)
 {
@@ -104,18 +149,20 @@ int main(int argc, char **argv)
 {
 	uint64_t off;
 
-	if (argc < 4)
+	if (argc < 3)
 		goto usage;
-	off = strtoull(argv[3], NULL, 0);
+	off = argc > 3 ? strtoull(argv[3], NULL, 0) : 0;
 	if (!strcmp(argv[1], "syms"))
 		return cmd_syms(argv[2], off, argc - 4, argv + 4, 0);
 	if (!strcmp(argv[1], "lines"))
 		return cmd_syms(argv[2], off, argc - 4, argv + 4, 1);
 	if (!strcmp(argv[1], "image") && argc == 4)
 		return cmd_image(argv[2], off);
+	if (!strcmp(argv[1], "lookup"))
+		return cmd_lookup(argv[2], argc - 3, argv + 3);
 	if (!strcmp(argv[1], "overlay") && argc == 4)
 		return cmd_overlay(argv[2], off);
 usage:
-	fprintf(stderr, "usage: probe syms|lines|image|overlay ELF OFFSET [ADDR...]\n");
+	fprintf(stderr, "usage: probe syms|lines|image|overlay|lookup ELF|SEGS OFFSET [ADDR...]\n");
 	return 2;
 }

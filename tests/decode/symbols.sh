@@ -83,4 +83,32 @@ ok = pages > 0 and lines[0] == 'pages %d words %d' % (pages, words) and lines[1:
 print('overlay: %s (expected pages %d words %d)' % (lines[0], pages, words))
 sys.exit(0 if ok else 1)
 PY
+# Image lookups over overlapping and far-apart segments (a snapshot may list
+# any): every answer comes from a segment covering the address, with the
+# bytes left in it; "-" exactly where none does.
+python3 - "$probe" <<'PY' || fail=1
+import random, subprocess, sys
+r = random.Random(8)
+segs = [(r.randrange(0, 1 << 20) & ~3, r.randrange(1, 4096)) for _ in range(200)]
+segs += [(0xffffffffffff0000, 0x10000), (0, 16)]
+addrs = [r.randrange(0, (1 << 20) + 4096) for _ in range(2000)]
+addrs += [0xffffffffffffffff, 0xfffffffffffefff0, 15, 16]
+spec = ','.join('%#x:%#x' % s for s in segs)
+out = subprocess.run([sys.argv[1], 'lookup', spec] + ['%#x' % a for a in addrs],
+                     capture_output=True, text=True, check=True).stdout.split('\n')
+bad = 0
+for a, line in zip(addrs, out):
+    _, seg, got = line.split()
+    covering = [i for i, (v, n) in enumerate(segs) if v <= a < v + n]
+    if seg == '-':
+        ok = not covering
+    else:
+        i = int(seg)
+        ok = i in covering and int(got) == min(8, segs[i][0] + segs[i][1] - a)
+    if not ok:
+        bad += 1
+        print('lookup %#x: got %s, covering %s' % (a, line, covering))
+print('image lookups: %d of %d right' % (len(addrs) - bad, len(addrs)))
+sys.exit(1 if bad else 0)
+PY
 exit $fail
