@@ -198,6 +198,11 @@ static int load(const char *input, const char *vmlinux, struct csd_dump *d)
 
 	if (err != CSD_OK)
 		return csd_exit_code(err);
+	if (vmlinux) {
+		err = csd_image_check_vmlinux(vmlinux);
+		if (err != CSD_OK)
+			return csd_exit_code(err);
+	}
 	if (vmlinux && !d->n_segs) {
 		err = csd_image_add_vmlinux(d, vmlinux, d->kaslr_offset);
 		if (err != CSD_OK)

@@ -129,6 +129,34 @@ static enum csd_err add_seg(struct csd_dump *d, const char *path, int fd, const 
 	return CSD_OK;
 }
 
+enum csd_err csd_image_check_vmlinux(const char *path)
+{
+	enum csd_err err = CSD_OK;
+	GElf_Ehdr eh;
+	Elf *elf;
+	int fd;
+
+	elf_version(EV_CURRENT);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		csd_error("%s: %s", path, strerror(errno));
+		return CSD_ERR_IO;
+	}
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
+		csd_error("%s: not an ELF file (%s)", path, elf_errmsg(-1));
+		err = CSD_ERR_FORMAT;
+	} else if (eh.e_machine != EM_AARCH64 || gelf_getclass(elf) != ELFCLASS64) {
+		csd_error("%s: an ELF file for machine %u%s, not an AArch64 (%u) vmlinux", path,
+			  eh.e_machine, eh.e_machine == EM_X86_64 ? " (x86-64)" : "", EM_AARCH64);
+		err = CSD_ERR_ARCH;
+	}
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return err;
+}
+
 enum csd_err csd_image_add_vmlinux(struct csd_dump *d, const char *path, uint64_t offset)
 {
 	enum csd_err err = CSD_OK;

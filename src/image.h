@@ -28,6 +28,12 @@ void csd_image_release(struct csd_image *im);
 size_t csd_image_read(struct csd_image *im, uint64_t addr, void *buf, size_t len);
 
 /*
+ * Is @path an ELF file for AArch64 (64-bit)?  CSD_ERR_FORMAT if not ELF,
+ * CSD_ERR_ARCH for another machine, each reported naming @path.
+ */
+enum csd_err csd_image_check_vmlinux(const char *path);
+
+/*
  * Append vmlinux's executable PT_LOAD segments to @d's image, each at its
  * link address + @offset (the KASLR offset).  Messages name @path.
  */
