@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * init for the end-to-end QEMU crash tests (a static binary, the only program
+ * in either initramfs).
+ *
+ * The same binary is /init of both initramfs images:
+ *
+ * First kernel (no /proc/vmcore): mount proc, sysfs, debugfs and devtmpfs,
+ * then run /e2e/script line by line.  The script, written by the host for
+ * one scenario, loads the test CoreSight devices, enables the session,
+ * loads the capture kernel and crashes the machine.  Commands:
+ *
+ *   log TEXT              print TEXT on the console
+ *   write PATH TEXT       write "TEXT\n" to PATH in one write()
+ *   copy SRC DST          copy file SRC to DST (4 KiB writes, in order)
+ *   expect PATH TEXT      fail unless PATH's first line equals TEXT
+ *   kexec                 kexec_file_load(KEXEC_FILE_ON_CRASH) of
+ *                         /capture/Image, /capture/initrd, /capture/cmdline
+ *   sleep MS              sleep MS milliseconds
+ *
+ * If the script ends and the machine is still alive, that is a failure.
+ *
+ * Capture kernel (/proc/vmcore exists): find the virtio disk whose serial
+ * is "vmcore", write a 4 KiB header ("CSDUMP-E2E-VMCORE 1\nsize=N\n") and
+ * /proc/vmcore after it (all-zero blocks skipped: the disk image is a
+ * fresh sparse file), then power off.
+ *
+ * Every message starts with "e2e-init: "; the host looks for
+ * "e2e-init: FAILED" and "e2e-init: vmcore saved" on the console.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/kexec.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define DISK_SERIAL	"vmcore"
+#define HDR_SIZE	4096
+#define COPY_CHUNK	(1 << 20)
+#define SCRIPT		"/e2e/script"
+
+static void say(const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+	int n;
+
+	n = snprintf(line, sizeof(line), "e2e-init: ");
+	va_start(ap, fmt);
+	vsnprintf(line + n, sizeof(line) - n, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "%s\n", line);
+}
+
+static void power_off(void)
+{
+	sync();
+	reboot(RB_POWER_OFF);
+	/* Only reached if reboot() failed: init must not exit. */
+	for (;;)
+		pause();
+}
+
+static void __attribute__((noreturn)) fail(const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	say("FAILED: %s", msg);
+	power_off();
+	for (;;)
+		pause();
+}
+
+static void mount_fs(const char *src, const char *dir, const char *type)
+{
+	mkdir(dir, 0755);
+	if (mount(src, dir, type, 0, NULL) && errno != EBUSY)
+		fail("mount %s on %s: %s", type, dir, strerror(errno));
+}
+
+static void write_all(int fd, const char *buf, size_t len, const char *what)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			fail("write %s: %s", what, n ? strerror(errno) : "short write");
+		buf += n;
+		len -= (size_t)n;
+	}
+}
+
+static void cmd_write(const char *path, const char *text)
+{
+	char buf[256];
+	int fd, len;
+	ssize_t n;
+
+	len = snprintf(buf, sizeof(buf), "%s\n", text);
+	if (len < 0 || (size_t)len >= sizeof(buf))
+		fail("write %s: text too long", path);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		fail("open %s: %s", path, strerror(errno));
+	/* sysfs and debugfs take one write() per value. */
+	n = write(fd, buf, len);
+	if (n != len)
+		fail("write '%s' to %s: %s", text, path,
+		     n < 0 ? strerror(errno) : "short write");
+	close(fd);
+}
+
+static void cmd_copy(const char *src, const char *dst)
+{
+	static char buf[4096];
+	int in, out;
+	size_t total = 0;
+	ssize_t n;
+
+	in = open(src, O_RDONLY);
+	if (in < 0)
+		fail("open %s: %s", src, strerror(errno));
+	out = open(dst, O_WRONLY);
+	if (out < 0)
+		fail("open %s: %s", dst, strerror(errno));
+	while ((n = read(in, buf, sizeof(buf))) > 0) {
+		write_all(out, buf, (size_t)n, dst);
+		total += (size_t)n;
+	}
+	if (n < 0)
+		fail("read %s: %s", src, strerror(errno));
+	close(in);
+	close(out);
+	say("copied %zu bytes from %s to %s", total, src, dst);
+}
+
+static void cmd_expect(const char *path, const char *text)
+{
+	char buf[256];
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		fail("open %s: %s", path, strerror(errno));
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		fail("read %s: %s", path, strerror(errno));
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	if (strcmp(buf, text))
+		fail("%s reads '%s', expected '%s'", path, buf, text);
+}
+
+static void cmd_kexec(void)
+{
+	char cmdline[1024];
+	int kfd, ifd, cfd;
+	ssize_t n;
+	long ret;
+
+	kfd = open("/capture/Image", O_RDONLY);
+	ifd = open("/capture/initrd", O_RDONLY);
+	cfd = open("/capture/cmdline", O_RDONLY);
+	if (kfd < 0 || ifd < 0 || cfd < 0)
+		fail("open /capture/{Image,initrd,cmdline}: %s", strerror(errno));
+	n = read(cfd, cmdline, sizeof(cmdline) - 1);
+	if (n <= 0)
+		fail("read /capture/cmdline");
+	cmdline[n] = '\0';
+	cmdline[strcspn(cmdline, "\n")] = '\0';
+	close(cfd);
+
+	ret = syscall(SYS_kexec_file_load, kfd, ifd, strlen(cmdline) + 1,
+		      cmdline, KEXEC_FILE_ON_CRASH);
+	if (ret)
+		fail("kexec_file_load: %s", strerror(errno));
+	close(kfd);
+	close(ifd);
+	say("capture kernel loaded (cmdline: %s)", cmdline);
+}
+
+static void run_script(void)
+{
+	char line[512];
+	unsigned int lineno = 0;
+	FILE *f;
+
+	f = fopen(SCRIPT, "r");
+	if (!f)
+		fail("open %s: %s", SCRIPT, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		char *cmd, *arg1, *rest;
+
+		lineno++;
+		line[strcspn(line, "\n")] = '\0';
+		cmd = strtok(line, " ");
+		if (!cmd || cmd[0] == '#')
+			continue;
+		arg1 = strtok(NULL, " ");
+		rest = strtok(NULL, "");
+		if (!strcmp(cmd, "log")) {
+			say("%s%s%s", arg1 ? arg1 : "", rest ? " " : "",
+			    rest ? rest : "");
+		} else if (!strcmp(cmd, "write") && arg1 && rest) {
+			say("write %s > %s", rest, arg1);
+			cmd_write(arg1, rest);
+		} else if (!strcmp(cmd, "copy") && arg1 && rest) {
+			cmd_copy(arg1, rest);
+		} else if (!strcmp(cmd, "expect") && arg1 && rest) {
+			cmd_expect(arg1, rest);
+		} else if (!strcmp(cmd, "kexec")) {
+			cmd_kexec();
+		} else if (!strcmp(cmd, "sleep") && arg1) {
+			struct timespec ts = {
+				.tv_sec = atol(arg1) / 1000,
+				.tv_nsec = (atol(arg1) % 1000) * 1000000L,
+			};
+
+			nanosleep(&ts, NULL);
+		} else {
+			fail("%s:%u: bad command '%s'", SCRIPT, lineno, cmd);
+		}
+	}
+	fclose(f);
+	fail("%s ended and the machine is still alive", SCRIPT);
+}
+
+/* The /dev node of the virtio disk whose serial is DISK_SERIAL. */
+static int open_disk(void)
+{
+	int tries;
+
+	/* virtio-mmio disks probe in reverse order: match by serial. */
+	for (tries = 0; tries < 50; tries++) {
+		struct dirent *de;
+		DIR *d = opendir("/sys/block");
+
+		while (d && (de = readdir(d))) {
+			char path[300], serial[64] = "";
+			ssize_t n;
+			int fd;
+
+			if (strncmp(de->d_name, "vd", 2))
+				continue;
+			snprintf(path, sizeof(path), "/sys/block/%s/serial",
+				 de->d_name);
+			fd = open(path, O_RDONLY);
+			if (fd < 0)
+				continue;
+			n = read(fd, serial, sizeof(serial) - 1);
+			close(fd);
+			serial[n > 0 ? n : 0] = '\0';
+			serial[strcspn(serial, "\n")] = '\0';
+			if (strcmp(serial, DISK_SERIAL))
+				continue;
+			snprintf(path, sizeof(path), "/dev/%s", de->d_name);
+			closedir(d);
+			fd = open(path, O_WRONLY);
+			if (fd < 0)
+				fail("open %s: %s", path, strerror(errno));
+			say("vmcore disk is %s", path);
+			return fd;
+		}
+		if (d)
+			closedir(d);
+		usleep(100000);
+	}
+	fail("no virtio disk with serial '%s'", DISK_SERIAL);
+}
+
+static int all_zero(const char *buf, size_t len)
+{
+	return len == 0 || (buf[0] == 0 && !memcmp(buf, buf + 1, len - 1));
+}
+
+static void save_vmcore(void)
+{
+	static char hdr[HDR_SIZE];
+	off_t pos = HDR_SIZE;
+	unsigned long long total = 0;
+	char *buf;
+	int in, out;
+	ssize_t n;
+
+	in = open("/proc/vmcore", O_RDONLY);
+	if (in < 0)
+		fail("open /proc/vmcore: %s", strerror(errno));
+	out = open_disk();
+	buf = malloc(COPY_CHUNK);
+	if (!buf)
+		fail("out of memory");
+	while ((n = read(in, buf, COPY_CHUNK)) > 0) {
+		if (!all_zero(buf, (size_t)n)) {
+			if (lseek(out, pos, SEEK_SET) != pos)
+				fail("seek disk: %s", strerror(errno));
+			write_all(out, buf, (size_t)n, "vmcore disk");
+		}
+		pos += n;
+		total += (unsigned long long)n;
+	}
+	if (n < 0)
+		fail("read /proc/vmcore at %llu: %s", total, strerror(errno));
+	snprintf(hdr, sizeof(hdr), "CSDUMP-E2E-VMCORE 1\nsize=%llu\n", total);
+	if (lseek(out, 0, SEEK_SET) != 0)
+		fail("seek disk: %s", strerror(errno));
+	write_all(out, hdr, sizeof(hdr), "vmcore disk header");
+	if (fsync(out))
+		fail("fsync vmcore disk: %s", strerror(errno));
+	close(out);
+	close(in);
+	free(buf);
+	say("vmcore saved (%llu bytes)", total);
+}
+
+int main(void)
+{
+	struct stat st;
+
+	mount_fs("proc", "/proc", "proc");
+	mount_fs("sysfs", "/sys", "sysfs");
+	mount_fs("devtmpfs", "/dev", "devtmpfs");
+
+	if (stat("/proc/vmcore", &st) == 0) {
+		say("capture kernel: saving /proc/vmcore");
+		save_vmcore();
+		power_off();
+	}
+
+	mount_fs("debugfs", "/sys/kernel/debug", "debugfs");
+	say("first kernel: running %s", SCRIPT);
+	run_script();
+	return 0;
+}

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# run-qemu.sh: crash one QEMU arm64 guest and bring its vmcore back.
+#
+#   run-qemu.sh OUT_DIR SCRIPT PAYLOAD_DIR [EXTRA_CMDLINE]
+#
+# Environment (set by mk/e2e.mk):
+#   E2E_IMAGE     the arm64 Image (booted, and loaded as the capture kernel)
+#   E2E_CPIO      usr/gen_init_cpio of the kernel build tree
+#   E2E_INIT      the static guest init (tests/e2e/init.c)
+#   E2E_DTSI      DT nodes added to QEMU virt's device tree
+#   E2E_TIMEOUT   seconds for the whole QEMU run (default 240)
+#   E2E_SMP       number of guest CPUs (default 6: one per Juno trace unit)
+#
+# SCRIPT is the first kernel's /e2e/script (see init.c), PAYLOAD_DIR's files
+# go to /payload/.  Writes OUT_DIR/console.log (both kernels), OUT_DIR/vmcore
+# and OUT_DIR/times (seconds per stage).  Exit 0 when a vmcore came back.
+set -euo pipefail
+
+out=$1 script=$2 payload=$3 extra=${4:-}
+: "${E2E_IMAGE:?}" "${E2E_CPIO:?}" "${E2E_INIT:?}" "${E2E_DTSI:?}"
+timeout_s=${E2E_TIMEOUT:-240}
+smp=${E2E_SMP:-6}
+mem=512
+machine=(-M virt -cpu cortex-a57 -smp "$smp" -m "$mem" -nic none)
+cmdline="console=ttyAMA0 crashkernel=128M panic=1 $extra"
+capture_cmdline="console=ttyAMA0 nr_cpus=1 reset_devices panic=1"
+
+rm -rf "$out"
+mkdir -p "$out/stage"
+: >"$out/times"
+
+stage_start=0
+stage() {
+	local now
+	now=$(date +%s.%N)
+	if [ -n "${stage_name:-}" ]; then
+		printf '%s %.1f\n' "$stage_name" "$(echo "$now - $stage_start" | bc)" >>"$out/times"
+	fi
+	stage_name=${1:-} stage_start=$now
+}
+
+stage initramfs
+# Inner archive: the capture kernel's userspace (the init alone).
+cat >"$out/stage/capture.list" <<EOF
+dir /dev 0755 0 0
+nod /dev/console 0600 0 0 c 5 1
+dir /proc 0755 0 0
+dir /sys 0755 0 0
+file /init $E2E_INIT 0755 0 0
+EOF
+"$E2E_CPIO" "$out/stage/capture.list" >"$out/stage/capture.cpio"
+echo "$capture_cmdline" >"$out/stage/capture.cmdline"
+cp "$script" "$out/script"
+
+# Outer archive: the same init, the scenario, its payload and the capture
+# kernel (an initramfs cannot contain itself, hence two archives).
+{
+	cat "$out/stage/capture.list"
+	echo "dir /capture 0755 0 0"
+	echo "file /capture/Image $E2E_IMAGE 0644 0 0"
+	echo "file /capture/initrd $out/stage/capture.cpio 0644 0 0"
+	echo "file /capture/cmdline $out/stage/capture.cmdline 0644 0 0"
+	echo "dir /e2e 0755 0 0"
+	echo "file /e2e/script $out/script 0644 0 0"
+	echo "dir /payload 0755 0 0"
+	for f in "$payload"/*; do
+		[ -f "$f" ] && echo "file /payload/$(basename "$f") $(realpath "$f") 0644 0 0"
+	done
+} >"$out/stage/first.list"
+"$E2E_CPIO" "$out/stage/first.list" >"$out/stage/first.cpio"
+
+stage dtb
+# QEMU's own device tree for this machine, plus the test CoreSight topology.
+# The capture kernel inherits it through kexec_file_load.
+qemu-system-aarch64 "${machine[@]}" -machine dumpdtb="$out/stage/virt.dtb" \
+	-display none >/dev/null
+dtc -q -I dtb -O dts -o "$out/stage/virt.dts" "$out/stage/virt.dtb"
+cat "$out/stage/virt.dts" "$E2E_DTSI" >"$out/stage/e2e.dts"
+dtc -q -I dts -O dtb -o "$out/stage/e2e.dtb" "$out/stage/e2e.dts"
+
+stage qemu
+rm -f "$out/stage/disk.img"
+truncate -s $((mem + 64))M "$out/stage/disk.img"
+rc=0
+timeout --foreground -k 5 "$timeout_s" qemu-system-aarch64 "${machine[@]}" \
+	-display none -monitor none -serial "file:$out/console.log" \
+	-no-reboot -kernel "$E2E_IMAGE" -initrd "$out/stage/first.cpio" \
+	-dtb "$out/stage/e2e.dtb" -append "$cmdline" \
+	-drive "file=$out/stage/disk.img,if=none,format=raw,id=vmcore" \
+	-device virtio-blk-device,drive=vmcore,serial=vmcore </dev/null || rc=$?
+
+stage vmcore
+if [ "$rc" = 124 ]; then
+	echo "run-qemu: QEMU timed out after ${timeout_s}s" >&2
+fi
+if grep -a 'e2e-init: FAILED' "$out/console.log" >&2; then
+	stage
+	exit 1
+fi
+if ! grep -aq 'e2e-init: vmcore saved' "$out/console.log"; then
+	echo "run-qemu: no vmcore saved (QEMU exit $rc); see $out/console.log" >&2
+	tail -n 30 "$out/console.log" >&2 || true
+	stage
+	exit 1
+fi
+hdr=$(head -c 64 "$out/stage/disk.img" | tr -d '\0')
+size=$(printf '%s\n' "$hdr" | sed -n 's/^size=\([0-9]*\)$/\1/p')
+if [ "$(printf '%s\n' "$hdr" | head -n 1)" != "CSDUMP-E2E-VMCORE 1" ] || [ -z "$size" ]; then
+	echo "run-qemu: $out/stage/disk.img: no vmcore header" >&2
+	stage
+	exit 1
+fi
+dd if="$out/stage/disk.img" of="$out/vmcore" bs=4096 skip=1 count="$size" \
+	iflag=count_bytes conv=sparse status=none
+rm -f "$out/stage/disk.img"
+stage
+echo "run-qemu: vmcore $out/vmcore ($size bytes)"
+cat "$out/times"

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# scenario.sh NAME: one end-to-end crash scenario with the Juno capture.
+#
+# Loads ../shared/traces/juno_r1_1 (cstrace.bin and the six trace units'
+# registers) into the test CoreSight sink and sources of a QEMU guest,
+# crashes it the scenario's way, brings the vmcore back through kdump and
+# checks it (check_scenario.py) and, when csdump is built, what csdump
+# extract makes of it.  Skips (77) when the capture is absent.
+#
+# Scenarios:
+#   sysrq     sysrq-c from process context; the sink did not wrap
+#   irq       panic in a hard-IRQ hrtimer callback; the sink wrapped
+#   oops      NULL dereference with kernel.panic_on_oops=1; the sink wrapped
+#             at offset 0
+#   locked    panic while another CPU holds the registry's lock
+#   disabled  the session is enabled, fed and ended before sysrq-c
+#
+# Environment: run-qemu.sh's, plus E2E_OUT (output root), E2E_SNAPSHOT
+# (default ../shared/traces/juno_r1_1) and CSDUMP (the csdump binary;
+# its checks are skipped while it does not exist).
+set -euo pipefail
+
+name=$1
+here=$(cd "$(dirname "$0")" && pwd)
+snap=${E2E_SNAPSHOT:-../shared/traces/juno_r1_1}
+: "${E2E_OUT:?}"
+if [ ! -f "$snap/cstrace.bin" ]; then
+	echo "skipped: $snap (the Juno capture) is absent"
+	exit 77
+fi
+snap=$(cd "$snap" && pwd)
+
+in=$E2E_OUT/$name.in
+out=$E2E_OUT/$name
+rm -rf "$in"
+mkdir -p "$in/payload"
+
+dbg=/sys/kernel/debug/coresight_kdump_testdev
+devs=/sys/bus/coresight/devices
+sink=cstest_sink0
+python3 "$here/snapshot_regs.py" "$snap" "$in/payload"
+cpus=$(ls "$in/payload" | sed -n 's/^etm\([0-9]*\)\.regs$/\1/p' | sort -n)
+ln -s "$snap/cstrace.bin" "$in/payload/cstrace.bin"
+trace_size=$(stat -c %s "$snap/cstrace.bin")
+
+# Scenario parameters: RAM size, filler written before the trace (so that
+# the RAM wraps at a write pointer that is not 0), expected outcome, extra
+# setup command, the crash, what the console must show.
+ram=$((trace_size * 2)) filler=0 expect=exact setup= allow_warn=
+console_expect=()
+case $name in
+sysrq)
+	crash="write /proc/sysrq-trigger c"
+	console_expect=("sysrq: Trigger a crash") ;;
+irq)
+	ram=$trace_size filler=4096 expect=wrapped
+	crash="write $dbg/crash irq"
+	console_expect=("panic in hard-IRQ context") ;;
+oops)
+	ram=$trace_size expect=wrapped
+	crash="write $dbg/crash oops"
+	setup="write /proc/sys/kernel/panic_on_oops 1"
+	console_expect=("Unable to handle kernel NULL pointer dereference"
+			"Kernel panic - not syncing: Oops: Fatal exception") ;;
+locked)
+	crash="write $dbg/crash locked"
+	console_expect=("holds the kdump registry lock"
+			"while CPU"
+			"registry lock busy: walked without it")
+	# The holder spins with interrupts off, so it cannot take the stop
+	# IPI and arm64 kdump warns, rightly, that a CPU may be stale.
+	allow_warn="at arch/arm64/kernel/machine_kexec.c" ;;
+disabled)
+	expect=none
+	crash="write /proc/sysrq-trigger c"
+	console_expect=("sysrq: Trigger a crash") ;;
+*)
+	echo "scenario.sh: unknown scenario '$name'" >&2
+	exit 2 ;;
+esac
+if [ "$filler" -gt 0 ]; then
+	head -c "$filler" /dev/zero | tr '\0' '\125' >"$in/payload/filler.bin"
+fi
+
+{
+	echo "# scenario $name: the Juno r1 capture, $trace_size bytes, into a $ram-byte sink"
+	echo "write $dbg/$sink/ram_size $ram"
+	for c in $cpus; do
+		echo "copy /payload/etm$c.regs $dbg/cstest_etm$c/regs"
+	done
+	echo "write $devs/$sink/enable_sink 1"
+	for c in $cpus; do
+		echo "write $devs/cstest_etm$c/enable_source 1"
+	done
+	[ "$filler" -eq 0 ] || echo "copy /payload/filler.bin $dbg/$sink/ram"
+	echo "copy /payload/cstrace.bin $dbg/$sink/ram"
+	if [ "$name" = disabled ]; then
+		for c in $cpus; do
+			echo "write $devs/cstest_etm$c/enable_source 0"
+		done
+		echo "write $devs/$sink/enable_sink 0"
+	fi
+	echo "kexec"
+	[ -z "$setup" ] || echo "$setup"
+	echo "log crashing: $crash"
+	echo "$crash"
+	echo "sleep 5000"
+} >"$in/script"
+
+"$here/run-qemu.sh" "$out" "$in/script" "$in/payload"
+
+t0=$(date +%s.%N)
+args=(--console "$out/console.log" --vmcore "$out/vmcore" --snapshot "$snap"
+      --expect "$expect")
+for e in "${console_expect[@]}"; do
+	args+=(--console-expect "$e")
+done
+[ -z "$allow_warn" ] || args+=(--allow-warn "$allow_warn")
+
+status=0
+if [ -x "${CSDUMP:-}" ]; then
+	rc=0
+	"$CSDUMP" extract "$out/vmcore" -o "$out/extract" || rc=$?
+	if [ "$expect" = none ]; then
+		# csdump(1): exit 4 means the registry is intact but holds no trace.
+		[ "$rc" = 4 ] || { echo "FAIL  csdump extract exit $rc, expected 4 (no trace)"; status=1; }
+	else
+		[ "$rc" = 0 ] || { echo "FAIL  csdump extract exit $rc"; status=1; }
+		args+=(--extract "$out/extract")
+	fi
+	printf 'extract %.1f\n' "$(echo "$(date +%s.%N) - $t0" | bc)" >>"$out/times"
+fi
+python3 "$here/check_scenario.py" "${args[@]}" || status=1
+
+cat "$out/times"
+exit $status
