@@ -254,10 +254,8 @@ int csd_cmd_decode(int argc, char **argv)
 		rc = csd_exit_code(err);
 		goto out;
 	}
-	if (!csd_render_finish(r)) {
-		csd_error("writing the output failed");
+	if (!csd_render_finish(r))
 		goto out;
-	}
 	rc = err == CSD_OK ? partial : csd_exit_code(err);
 out:
 	csd_render_free(r);

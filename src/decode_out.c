@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "decode_out.h"
+#include "diag.h"
 
 #define OUT_BUF		(64u * 1024u)
 #define N_IDS		128
@@ -32,7 +33,6 @@ struct stream {
 	uint8_t json_len;
 	char json[40];		/* ,"cpu":N,"trace_id":N */
 	int cpu;
-	uint8_t sink;
 	uint8_t last_el;
 	uint64_t last_ctxid;
 	uint64_t ranges, instrs;
@@ -47,6 +47,7 @@ struct csd_render {
 	size_t last;
 	bool lines;
 	bool write_err;
+	bool nomem;
 	struct stream ids[N_IDS];
 	size_t pos;
 	char buf[OUT_BUF];
@@ -361,7 +362,6 @@ static int text_event(struct csd_render *r, const struct csd_ev *ev)
 	if (!st->seen) {
 		st->seen = true;
 		st->cpu = ev->cpu;
-		st->sink = ev->sink;
 		st->last_el = 0xfe;
 	}
 	switch (ev->kind) {
@@ -398,8 +398,10 @@ static int text_event(struct csd_render *r, const struct csd_ev *ev)
 		break;
 	}
 	e = ring_push(r, st);
-	if (!e)
+	if (!e) {
+		r->nomem = true;
 		return 1;
+	}
 	e->kind = ev->kind;
 	e->start = ev->start;
 	e->end = ev->end;
@@ -546,5 +548,9 @@ bool csd_render_finish(struct csd_render *r)
 		text_report(r);
 	if (fflush(r->f) || ferror(r->f))
 		r->write_err = true;
-	return !r->write_err;
+	if (r->nomem)
+		csd_error("out of memory: the report stops where the decode was stopped");
+	else if (r->write_err)
+		csd_error("writing the output failed");
+	return !r->write_err && !r->nomem;
 }

@@ -27,7 +27,7 @@ struct csd_render *csd_render_new(FILE *f, enum csd_out_format fmt, struct csd_s
 				  size_t last, bool lines);
 /* A csd_ev_fn: pass the render as its context. */
 int csd_render_event(void *render, const struct csd_ev *ev);
-/* Write what is pending (the text report); false on a write error. */
+/* Write what is pending (the text report); false (reported) on an error. */
 bool csd_render_finish(struct csd_render *r);
 void csd_render_free(struct csd_render *r);
 
