@@ -13,6 +13,8 @@
  *                      (-x ELF | -r RAW ADDR)
  * With -c, csdump's own decoder (`csdump decode --format jsonl`) must give
  * the same ranges too; with -n only csdump decodes.
+ * Timestamps (on for half the units) must all decode, increasing, the last
+ * one exactly as encoded.
  * With -e, the sink is a wrapped ETB: each ID's decode must then be a
  * contiguous tail of its path (the rest was overwritten).
  * Exit 0 all equal, 1 mismatch, 77 trc_pkt_lister or the image missing.
@@ -49,6 +51,9 @@ struct unit {
 	unsigned int cfg;
 	struct etm4_cfg ec;
 	struct rlist want, got;
+	/* timestamps: how many and the last value encoded; what decoded */
+	uint64_t ts_n, ts_last, got_ts_n, got_ts_last;
+	bool got_ts_backwards;
 };
 
 static void rl_add(struct rlist *l, uint64_t start, uint64_t end, uint32_t n)
@@ -91,6 +96,15 @@ static bool parse_csdump(const char *line, unsigned int *tid, unsigned long long
 	       sscanf(r, "\"start\":\"0x%llx\",\"end\":\"0x%llx\",\"n_instr\":%u", s, e, ni) == 3;
 }
 
+/* trc_pkt_lister: "ID:10; OCSD_GEN_TRC_ELEM_TIMESTAMP( [ TS=0x00b76edb3fe5]; ..." */
+static bool parse_ts(const char *line, unsigned int *tid, unsigned long long *ts)
+{
+	const char *id = strstr(line, "ID:"), *t = strstr(line, "ELEM_TIMESTAMP( [ TS=");
+
+	return id && t && sscanf(id, "ID:%x;", tid) == 1 &&
+	       sscanf(t, "ELEM_TIMESTAMP( [ TS=0x%llx]", ts) == 1;
+}
+
 typedef bool (*parse_fn)(const char *line, unsigned int *tid, unsigned long long *s,
 			 unsigned long long *e, unsigned int *ni);
 
@@ -101,8 +115,10 @@ static int run_decoder(const char *cmd, parse_fn parse, struct unit *u, size_t n
 	FILE *p;
 	size_t i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		u[i].got.n = 0;
+		u[i].got_ts_n = 0;
+	}
 	p = popen(cmd, "r");
 	if (!p)
 		return -errno;
@@ -117,6 +133,13 @@ static int run_decoder(const char *cmd, parse_fn parse, struct unit *u, size_t n
 		}
 		if (parse(line, &tid, &s, &e, &ni) && tid >= 1 && tid <= n)
 			rl_add(&u[tid - 1].got, s, e, ni);
+		else if (parse == parse_lister && parse_ts(line, &tid, &s) && tid >= 1 && tid <= n) {
+			struct unit *t = &u[tid - 1];
+
+			t->got_ts_backwards |= t->got_ts_n && s <= t->got_ts_last;
+			t->got_ts_last = s;
+			t->got_ts_n++;
+		}
 	}
 	return pclose(p) == -1 ? -errno : 0;
 }
@@ -145,9 +168,9 @@ static bool check_unit(const struct unit *u, bool wrapped, const char *decoder)
 			i++;
 	}
 	fprintf(stderr, "%s: MISMATCH seed %" PRIu64 " config %u (cc %d ctxid %d rs %d exact %d vmid %d"
-		" sync %u) id 0x%02x: %zu ranges encoded, %zu decoded; first difference at %zu:\n",
+		" ts %d sync %u) id 0x%02x: %zu ranges encoded, %zu decoded; first difference at %zu:\n",
 		decoder, u->seed, u->cfg, u->ec.cycle_count, u->ec.ctxid, u->ec.retstack,
-		u->ec.exact_match, u->ec.vmid, u->ec.sync_period, u->ec.trace_id,
+		u->ec.exact_match, u->ec.vmid, u->ec.timestamps, u->ec.sync_period, u->ec.trace_id,
 		w->n, g->n, i);
 	if (i + off < w->n)
 		fprintf(stderr, "  encoded 0x%" PRIx64 "-0x%" PRIx64 " (%u)\n", w->r[i + off].start,
@@ -155,6 +178,19 @@ static bool check_unit(const struct unit *u, bool wrapped, const char *decoder)
 	if (i < g->n)
 		fprintf(stderr, "  decoded 0x%" PRIx64 "-0x%" PRIx64 " (%u)\n", g->r[i].start,
 			g->r[i].end, g->r[i].n);
+	return false;
+}
+
+/* Every timestamp decodes, in increasing order, the last one exactly. */
+static bool check_ts(const struct unit *u)
+{
+	if (u->got_ts_n == u->ts_n && !u->got_ts_backwards &&
+	    (!u->ts_n || u->got_ts_last == u->ts_last))
+		return true;
+	fprintf(stderr, "trc_pkt_lister: TIMESTAMPS seed %" PRIu64 " config %u id 0x%02x: %" PRIu64
+		" encoded (last 0x%" PRIx64 "), %" PRIu64 " decoded (last 0x%" PRIx64 ")%s\n",
+		u->seed, u->cfg, u->ec.trace_id, u->ts_n, u->ts_last, u->got_ts_n,
+		u->got_ts_last, u->got_ts_backwards ? ", going backwards" : "");
 	return false;
 }
 
@@ -169,6 +205,7 @@ static void config(struct etm4_cfg *c, unsigned int cfg, uint64_t seed, uint8_t 
 	c->retstack = cfg & 4;
 	c->exact_match = rng_below(&r, 2);
 	c->vmid = !rng_below(&r, 3);
+	c->timestamps = rng_below(&r, 2);
 	c->sync_period = 64u << rng_below(&r, 6);
 	c->seed = seed;
 }
@@ -203,6 +240,10 @@ static int run_batch(const struct image *img, const char *dir, struct unit *u, s
 		g.cpus[i].walk.gap_one_in = u[i].seed % 3 ? 0 : 100;
 	}
 	gen_run(&g);
+	for (i = 0; i < n; i++) {
+		u[i].ts_n = g.cpus[i].enc.n_timestamps;
+		u[i].ts_last = g.cpus[i].enc.ts_traced;
+	}
 	ret = enc_dump_build(&d, &g, img);
 	if (!ret && csd_snapshot_write(&d, dir)) {
 		fprintf(stderr, "%s: writing the snapshot failed\n", dir);
@@ -219,8 +260,10 @@ static int run_batch(const struct image *img, const char *dir, struct unit *u, s
 	snprintf(cmd, sizeof(cmd), "trc_pkt_lister -ss_dir '%s' -decode_only -logstdout 2>&1", dir);
 	if (!ret && !no_lister)
 		ret = run_decoder(cmd, parse_lister, u, n, lister_errors);
-	for (i = 0; i < n && !ret && !no_lister; i++)
+	for (i = 0; i < n && !ret && !no_lister; i++) {
 		bad += !check_unit(&u[i], wrapped, "trc_pkt_lister");
+		bad += !wrapped && !check_ts(&u[i]);
+	}
 	for (i = 0; i < n; i++)
 		gen_cpu_free(&g.cpus[i]);
 	free(g.cpus);

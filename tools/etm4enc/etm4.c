@@ -13,6 +13,7 @@
 /* Packet headers */
 #define H_ASYNC		0x00	/* 11 x 0x00, then 0x80 */
 #define H_TRACE_INFO	0x01
+#define H_TIMESTAMP	0x02	/* | 1: a cycle count follows */
 #define H_TRACE_ON	0x04
 #define H_EXCEPTION	0x06
 #define H_CCNT_F1	0x0e
@@ -33,10 +34,10 @@
 void etm4_regs(const struct etm4_cfg *cfg, unsigned int cpu, struct csd_etm *r)
 {
 	r->cpu = cpu;
-	/* TRCCONFIGR: bit 0 RES1 on ETMv4.0, CCI 4, CID 6, VMID 7, RS 12 */
+	/* TRCCONFIGR: bit 0 RES1 on ETMv4.0, CCI 4, CID 6, VMID 7, TS 11, RS 12 */
 	r->trcconfigr = 1u | (cfg->cycle_count ? 1u << 4 : 0) |
 			(cfg->ctxid ? 1u << 6 : 0) | (cfg->vmid ? 1u << 7 : 0) |
-			(cfg->retstack ? 1u << 12 : 0);
+			(cfg->timestamps ? 1u << 11 : 0) | (cfg->retstack ? 1u << 12 : 0);
 	r->trctraceidr = cfg->trace_id;
 	/*
 	 * TRCIDR0: RES1, TRCBB, TRCCCI, RETSTACK, NUMEVENT=4, TSSIZE=64 bits,
@@ -58,6 +59,7 @@ void etm4_init(struct etm4_enc *e, const struct etm4_cfg *cfg)
 	if (!e->cfg.sync_period)
 		e->cfg.sync_period = 4096;
 	e->rng = cfg->seed ^ ((uint64_t)cfg->trace_id << 48);
+	e->ts = 0x100000 + rng_below(&e->rng, 1ull << 40);
 	e->atom_limit = 1 + (unsigned int)rng_below(&e->rng, 24);
 }
 
@@ -82,6 +84,16 @@ static const uint8_t f4_pat[4] = { 0xe, 0x0, 0xa, 0x5 };
 static const struct { uint8_t hdr, pat; } f5[4] = {
 	{ 0xf5, 0x1e }, { 0xd5, 0x00 }, { 0xd6, 0x0a }, { 0xd7, 0x15 },
 };
+
+/* A cycle count field: COUNT[6:0], COUNT[13:7] (12-bit counter: two bytes). */
+static void put_count(struct etm4_enc *e)
+{
+	uint32_t cc = CCNT_THRESHOLD + (uint32_t)rng_below(&e->rng, 4000);
+
+	put(e, (uint8_t)((cc & 0x7f) | (cc > 0x7f ? 0x80 : 0)));
+	if (cc > 0x7f)
+		put(e, (uint8_t)((cc >> 7) & 0x7f));
+}
 
 static unsigned int leading_e(uint32_t atoms, unsigned int n)
 {
@@ -138,13 +150,10 @@ static void flush_atoms(struct etm4_enc *e)
 	}
 	if (e->n_atoms && e->cfg.cycle_count) {
 		/* Cycle count format 1, no commit field (COMMOPT = 1). */
-		uint32_t cc = CCNT_THRESHOLD + (uint32_t)rng_below(&e->rng, 4000);
-
 		hdr(e, H_CCNT_F1);
-		put(e, (uint8_t)((cc & 0x7f) | (cc > 0x7f ? 0x80 : 0)));
-		if (cc > 0x7f)
-			put(e, (uint8_t)((cc >> 7) & 0x7f));
+		put_count(e);
 	}
+	e->ts += 1 + rng_below(&e->rng, 64);
 	e->atoms = 0;
 	e->n_atoms = 0;
 	e->atom_limit = 1 + (unsigned int)rng_below(&e->rng, 24);
@@ -247,6 +256,32 @@ static void emit_target(struct etm4_enc *e, const struct step *s)
 		emit_addr(e, s->target);
 }
 
+/*
+ * Timestamp packet: the low-order bits of the timestamp that changed since
+ * the last one traced (all of them after a sync), 7 bits a byte with a
+ * continuation bit, the ninth byte 8 bits; then a cycle count when counting.
+ */
+static void emit_timestamp(struct etm4_enc *e, bool full)
+{
+	uint64_t v = e->ts, diff = full ? v : v ^ e->ts_traced;
+	unsigned int bits = 1, n, i;
+
+	while (bits < 64 && diff >> bits)
+		bits++;
+	n = bits > 56 ? 9 : (bits + 6) / 7;
+	hdr(e, H_TIMESTAMP | (e->cfg.cycle_count ? 1 : 0));
+	for (i = 0; i < n; i++) {
+		if (i == 8)
+			put(e, (uint8_t)(v >> 56));
+		else
+			put(e, (uint8_t)(((v >> (7 * i)) & 0x7f) | (i + 1 < n ? 0x80 : 0)));
+	}
+	if (e->cfg.cycle_count)
+		put_count(e);
+	e->ts_traced = v;
+	e->n_timestamps++;
+}
+
 static void emit_sync(struct etm4_enc *e, bool trace_on, uint64_t pc, uint8_t el,
 		      uint32_t ctxid)
 {
@@ -263,6 +298,8 @@ static void emit_sync(struct etm4_enc *e, bool trace_on, uint64_t pc, uint8_t el
 	put(e, e->cfg.cycle_count ? 0x01 : 0x00);	/* INFO: CC enabled */
 	if (e->cfg.cycle_count)
 		put(e, CCNT_THRESHOLD);
+	if (e->cfg.timestamps)
+		emit_timestamp(e, true);
 	if (trace_on)
 		hdr(e, H_TRACE_ON);
 	/*
@@ -284,6 +321,9 @@ void etm4_start(struct etm4_enc *e, uint64_t pc, uint8_t el, uint32_t ctxid)
 void etm4_trace_on(struct etm4_enc *e, uint64_t pc, uint8_t el, uint32_t ctxid)
 {
 	flush_atoms(e);
+	e->ts += 1000 + rng_below(&e->rng, 100000);	/* time passed untraced */
+	if (e->cfg.timestamps)
+		emit_timestamp(e, false);
 	hdr(e, H_TRACE_ON);
 	/* Calls and returns went untraced: the return stack is stale. */
 	e->rs_n = 0;

@@ -26,6 +26,7 @@ struct etm4_cfg {
 	bool ctxid;		/* TRCCONFIGR.CID */
 	bool vmid;		/* TRCCONFIGR.VMID */
 	bool retstack;		/* TRCCONFIGR.RS */
+	bool timestamps;	/* TRCCONFIGR.TS: at each sync and Trace On */
 	bool exact_match;	/* use Exact Match Address packets */
 	uint32_t sync_period;	/* bytes of trace between A-sync + Trace Info */
 	uint64_t seed;		/* atom grouping and cycle counts */
@@ -46,9 +47,12 @@ struct etm4_enc {
 	uint32_t ctxid;		/* context last traced */
 	uint8_t el;
 	uint8_t vmid;
+	uint64_t ts;		/* the timestamp counter */
+	uint64_t ts_traced;	/* the last value traced */
 	bool started;
 	/* statistics */
 	uint64_t n_packets;
+	uint64_t n_timestamps;
 };
 
 /* The register values a decoder needs for CPU @cpu, consistent with the trace. */

@@ -30,7 +30,7 @@ struct opts {
 	const char *elf, *raw, *out, *symbols, *ranges;
 	uint64_t raw_addr, offset, seed, steps, size, etb_size;
 	unsigned int cpus, sync_period;
-	bool cc, ctxid, vmid, retstack, exact, snapshot, stats;
+	bool cc, ts, ctxid, vmid, retstack, exact, snapshot, stats;
 };
 
 static void usage(FILE *f)
@@ -44,7 +44,7 @@ static void usage(FILE *f)
 		"  --steps N             random walk length per CPU (default 5000)\n"
 		"  --size BYTES          benchmark: random walks until a sink of BYTES is full\n"
 		"  --etb-size BYTES      circular sink of this size (wraps, barrier)\n"
-		"  --cc --ctxid --vmid --exact-match --no-retstack --no-ctxid\n"
+		"  --cc --ts --ctxid --vmid --exact-match --no-retstack --no-ctxid\n"
 		"  --sync-period BYTES   A-sync + Trace Info period (default 1024)\n"
 		"  --ranges FILE         write the encoded instruction ranges\n"
 		"  --no-snapshot --stats\n"
@@ -75,7 +75,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "offset", 1, NULL, 'O' },
 		{ "path-symbols", 1, NULL, 'p' }, { "cpus", 1, NULL, 'c' },
 		{ "seed", 1, NULL, 's' }, { "steps", 1, NULL, 'n' }, { "size", 1, NULL, 'S' },
-		{ "etb-size", 1, NULL, 'E' }, { "cc", 0, NULL, 'C' }, { "ctxid", 0, NULL, 'I' },
+		{ "etb-size", 1, NULL, 'E' }, { "cc", 0, NULL, 'C' }, { "ts", 0, NULL, 'T' },
+		{ "ctxid", 0, NULL, 'I' },
 		{ "no-ctxid", 0, NULL, 'i' }, { "vmid", 0, NULL, 'V' },
 		{ "exact-match", 0, NULL, 'X' }, { "no-retstack", 0, NULL, 'R' },
 		{ "sync-period", 1, NULL, 'y' }, { "ranges", 1, NULL, 'g' },
@@ -97,6 +98,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case 'g': o->ranges = a; break;
 		case 'o': o->out = a; break;
 		case 'C': o->cc = true; break;
+		case 'T': o->ts = true; break;
 		case 'I': o->ctxid = true; break;
 		case 'i': o->ctxid = false; break;
 		case 'V': o->vmid = true; break;
@@ -236,7 +238,8 @@ int main(int argc, char **argv)
 	cstf_init(&g.fmt, o.etb_size ? o.etb_size : o.size);
 	for (i = 0; i < o.cpus; i++) {
 		struct etm4_cfg cfg = {
-			.trace_id = (uint8_t)(0x10 + i), .cycle_count = o.cc, .ctxid = o.ctxid,
+			.trace_id = (uint8_t)(0x10 + i), .cycle_count = o.cc, .timestamps = o.ts,
+			.ctxid = o.ctxid,
 			.vmid = o.vmid, .retstack = o.retstack, .exact_match = o.exact,
 			.sync_period = o.sync_period, .seed = o.seed,
 		};
