@@ -131,9 +131,14 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		usage(stderr);
 		return -1;
 	}
+	if (o->size && o->symbols) {
+		fprintf(stderr, "etm4enc: --size walks until the sink is full: no --path-symbols\n");
+		return -1;
+	}
 	return 0;
 }
 
+/* Split "a,b c" into @names; returns how many, @max when there are more. */
 static size_t split_symbols(char *s, const char **names, size_t max)
 {
 	size_t n = 0;
@@ -208,9 +213,15 @@ int main(int argc, char **argv)
 	}
 	image_relocate(&img, o.offset);
 	if (o.symbols) {
+		size_t n;
+
 		symlist = strdup(o.symbols);
-		ret = symlist ? sympath_build(&img, names, split_symbols(symlist, names, 256),
-					      1, 0x1000, &sp, err, sizeof(err)) : -ENOMEM;
+		n = symlist ? split_symbols(symlist, names, 256) : 0;
+		/* The chain runs at EL1 with context ID 0x1000 (a PID). */
+		ret = !symlist ? -ENOMEM : n == 256 ? -E2BIG :
+		      sympath_build(&img, names, n, 1, 0x1000, &sp, err, sizeof(err));
+		if (ret == -E2BIG)
+			snprintf(err, sizeof(err), "more than 255 symbols");
 		if (ret) {
 			fprintf(stderr, "etm4enc: --path-symbols: %s\n", err);
 			goto out;
@@ -238,9 +249,9 @@ int main(int argc, char **argv)
 	cstf_init(&g.fmt, o.etb_size ? o.etb_size : o.size);
 	for (i = 0; i < o.cpus; i++) {
 		struct etm4_cfg cfg = {
-			.trace_id = (uint8_t)(0x10 + i), .cycle_count = o.cc, .timestamps = o.ts,
-			.ctxid = o.ctxid,
-			.vmid = o.vmid, .retstack = o.retstack, .exact_match = o.exact,
+			.trace_id = (uint8_t)(0x10 + i), .cycle_count = o.cc,
+			.timestamps = o.ts, .ctxid = o.ctxid, .vmid = o.vmid,
+			.retstack = o.retstack, .exact_match = o.exact,
 			.sync_period = o.sync_period, .seed = o.seed,
 		};
 
