@@ -18,7 +18,7 @@ PKGS=(
 	# kernel series and QEMU end-to-end
 	linux-source-6.1 gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 	bc bison flex libssl-dev cpio xz-utils kmod rsync
-	qemu-system-arm qemu-user-static sparse device-tree-compiler python3-ply
+	qemu-system-arm qemu-user-static sparse device-tree-compiler python3-ply python3-git
 	# crash extension
 	crash
 )

@@ -2,7 +2,8 @@
 # export.sh SRC: write the commits base..HEAD of the kernel tree SRC back to
 # kernel/patches as `git format-patch` files and rewrite kernel/patches/series
 # in commit order.  A patch whose text did not change keeps its file (and
-# file name) untouched, so patches added by others are not rewritten.
+# file name) untouched, so patches added by others are not rewritten; series
+# entries that are not commits of SRC are kept after the exported ones.
 set -euo pipefail
 
 src=$1
@@ -38,10 +39,12 @@ for new in "$tmp"/*.patch; do
 	echo "$name" >>"$tmp/series"
 done
 
-# Drop patch files the series no longer names.
+# Patches of the series that are not commits of this tree (added by someone
+# else and not applied here yet) stay, after the exported ones, in order.
+# Nothing is deleted: drop a patch by editing series.
 while read -r old; do
 	case $old in ''|'#'*) continue ;; esac
-	grep -qxF "$old" "$tmp/series" || { rm -f "$patches/$old"; echo "export.sh: removed $old"; }
+	grep -qxF "$old" "$tmp/series" || echo "$old" >>"$tmp/series"
 done <"$patches/series"
 cp "$tmp/series" "$patches/series"
 

@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# check.sh CHECK SRC WORK: the kernel series' checks.  SRC is the tree that
+# tree.sh maintains (tag "base" = pristine linux-source-6.1), WORK a scratch
+# directory.  Kernel builds go through build.sh, which takes the build lock.
+#
+#   apply       the series applies with `git am` to a fresh checkout of base
+#   checkpatch  scripts/checkpatch.pl --strict: 0 errors, 0 warnings, 0 checks
+#   sparse      W=1 C=1 build of every .c file the series touches: no warning
+#               in any file the series touches
+#   modular     CONFIG_CORESIGHT=m: the registry is in drivers/built-in.a,
+#               the modules' references to it resolve there, nothing else of
+#               CoreSight is built in
+#   nokdump     CONFIG_CORESIGHT_KDUMP=n: the drivers build with the stubs
+set -euo pipefail
+
+check=$1
+src=$(cd "$2" && pwd)
+mkdir -p "$3"
+work=$(cd "$3" && pwd)
+here=$(cd "$(dirname "$0")/.." && pwd)
+patches=$here/patches
+configs=$here/configs
+
+series() { grep -v '^\s*\(#\|$\)' "$patches/series"; }
+
+# Files the series touches, from the patches themselves.
+touched() {
+	series | while read -r p; do
+		sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' "$patches/$p"
+	done | sort -u
+}
+
+case $check in
+apply)
+	dir=$work/apply
+	rm -rf "$dir"
+	git clone -q --shared --no-checkout "$src" "$dir"
+	git -C "$dir" checkout -q base
+	n=0
+	for p in $(series); do
+		git -C "$dir" -c user.name=check -c user.email=check@example.org \
+			am -q "$patches/$p" || { echo "FAIL: $p does not apply"; exit 1; }
+		n=$((n + 1))
+	done
+	echo "$n patches apply to linux-source-6.1 (base $(git -C "$dir" rev-parse --short base))"
+	rm -rf "$dir"
+	;;
+
+checkpatch)
+	bad=0
+	for p in $(series); do
+		# /usr/bin first: spdxcheck.py needs Debian's python3-ply.
+		out=$(cd "$src" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict \
+			"$patches/$p" 2>&1 || true)
+		total=$(printf '%s\n' "$out" | grep '^total:' || echo "total: (none)")
+		echo "$p: $total"
+		if ! printf '%s\n' "$total" | grep -q '^total: 0 errors, 0 warnings, 0 checks'; then
+			printf '%s\n' "$out" | sed 's/^/    /'
+			bad=1
+		fi
+		grep -q '^Signed-off-by: ' "$patches/$p" || { echo "    no Signed-off-by"; bad=1; }
+	done
+	exit $bad
+	;;
+
+sparse)
+	out=$work/sparse
+	mapfile -t files < <(touched | grep '\.c$')
+	objs=()
+	for f in "${files[@]}"; do
+		objs+=("${f%.c}.o")
+		rm -f "$out/${f%.c}.o"	# recompile: W=1 and C=1 only see what is built
+	done
+	KCONFIG_FRAGMENTS="$configs/qemu-virt.config $configs/kdump.config $configs/coresight.config $configs/check/sparse.config" \
+		"$here/scripts/build.sh" "$src" "$out" W=1 C=1 "${objs[@]}" 2>&1 | tee "$work/sparse.log"
+	for o in "${objs[@]}"; do
+		[ -f "$out/$o" ] || { echo "FAIL: $o was not built"; exit 1; }
+	done
+	pat=$(touched | sed 's/[.]/\\./g' | paste -sd'|')
+	if grep -E "($pat)(:[0-9]+)+: (warning|error)" "$work/sparse.log"; then
+		echo "FAIL: warnings in files the series touches"
+		exit 1
+	fi
+	echo "W=1 C=1: no warning in ${#files[@]} files: ${files[*]}"
+	;;
+
+modular)
+	out=$work/modular
+	KCONFIG_FRAGMENTS="$configs/qemu-virt.config $configs/kdump.config $configs/check/modular.config" \
+		"$here/scripts/build.sh" "$src" "$out" drivers/
+	cs=$out/drivers/hwtracing/coresight
+	members=$(ar t "$cs/built-in.a")
+	echo "built in from drivers/hwtracing/coresight: $members"
+	[ "$members" = "drivers/hwtracing/coresight/coresight-kdump.o" ] ||
+		[ "$members" = "coresight-kdump.o" ] ||
+		{ echo "FAIL: expected only coresight-kdump.o built in"; exit 1; }
+	ar t "$out/drivers/built-in.a" | grep -qx 'drivers/hwtracing/coresight/coresight-kdump.o' ||
+		ar t "$out/drivers/built-in.a" | grep -q 'hwtracing/coresight/coresight-kdump.o' ||
+		{ echo "FAIL: coresight-kdump.o is not linked into drivers/built-in.a"; exit 1; }
+	defined=$(aarch64-linux-gnu-nm --defined-only "$cs/coresight-kdump.o" | awk '{print $3}' | sort)
+	for m in coresight coresight-tmc coresight-etm4x; do
+		[ -f "$cs/$m.o" ] || { echo "FAIL: module object $m.o not built"; exit 1; }
+		used=$(aarch64-linux-gnu-nm --undefined-only "$cs/$m.o" | awk '/coresight_kdump_/ {print $2}' | sort -u)
+		for s in $used; do
+			grep -qx "$s" <<<"$defined" || { echo "FAIL: $m.o needs $s, not in the built-in registry"; exit 1; }
+		done
+		echo "$m.o (module) uses from the built-in registry: ${used:-nothing}"
+	done
+	grep -q '^CONFIG_CORESIGHT=m$' "$out/.config"
+	;;
+
+nokdump)
+	out=$work/nokdump
+	KCONFIG_FRAGMENTS="$configs/qemu-virt.config $configs/kdump.config $configs/check/nokdump.config" \
+		"$here/scripts/build.sh" "$src" "$out" drivers/hwtracing/coresight/
+	cs=$out/drivers/hwtracing/coresight
+	[ ! -e "$cs/coresight-kdump.o" ] || { echo "FAIL: coresight-kdump.o built without CONFIG_CORESIGHT_KDUMP"; exit 1; }
+	if aarch64-linux-gnu-nm "$cs/built-in.a" 2>/dev/null | grep -q 'coresight_kdump_'; then
+		echo "FAIL: a coresight_kdump_ symbol without CONFIG_CORESIGHT_KDUMP"
+		exit 1
+	fi
+	echo "CONFIG_CORESIGHT_KDUMP=n: drivers/hwtracing/coresight builds, no coresight_kdump_ symbol"
+	;;
+
+*)
+	echo "usage: $0 apply|checkpatch|sparse|modular|nokdump SRC WORK" >&2
+	exit 1
+	;;
+esac
