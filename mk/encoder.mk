@@ -32,6 +32,9 @@ $(1)/etm4enc: $(1)/obj/main.o $(1)/libetm4enc.a $(3)
 $(1)/enc_roundtrip: $(1)/obj/tests/roundtrip.o $(1)/libetm4enc.a $(3)
 	$$(CC) $$(CFLAGS) $(2) $$(LDFLAGS) -o $$@ $$^ $$(HOST_LDLIBS)
 
+$(1)/a64_capstone: $(1)/obj/tests/a64_capstone.o $(1)/libetm4enc.a
+	$$(CC) $$(CFLAGS) $(2) $$(LDFLAGS) -o $$@ $$^ -lelf -lcapstone
+
 -include $$(wildcard $(1)/obj/*.d $(1)/obj/tests/*.d)
 endef
 
@@ -89,6 +92,12 @@ check-enc-csdump-juno: $(ENC_SAN)/enc_roundtrip $(CSDUMP_BIN)
 	@$(HARNESS) enc-csdump-juno env $(ENC_SAN_ENV) $< -s 100 -c $(CSDUMP_BIN) -n -w $(ENC)/rt-cs-juno \
 		-r $(SHARED)/traces/juno_r1_1/kernel_dump.bin 0xFFFFFFC000081000
 
+# The branch classifier against capstone on prog.elf, the guest kernel (when
+# built) and random words.
+.PHONY: check-enc-a64
+check-enc-a64: $(ENC_SAN)/a64_capstone $(ENC)/prog.elf
+	@$(HARNESS) enc-a64 env $(ENC_SAN_ENV) $< $(ENC)/prog.elf $(ENC_VMLINUX)
+
 # Stock perf script on csdump's perf.data of a synthesized snapshot prints
 # the encoded path's taken branches, and names the chain's functions.
 .PHONY: check-enc-perf
@@ -107,5 +116,5 @@ check-enc-vmlinux: $(ENC_SAN)/etm4enc
 		$(ENC)/vmlinux-panic "$(ENC_PANIC_CHAIN)"
 
 CHECKS += check-enc-roundtrip check-enc-roundtrip-etb check-enc-roundtrip-juno check-enc-sympath
-CHECKS += check-enc-vmlinux
+CHECKS += check-enc-vmlinux check-enc-a64
 CHECKS += check-enc-csdump check-enc-csdump-etb check-enc-csdump-juno check-enc-perf
