@@ -9,13 +9,8 @@
 set -euo pipefail
 root=$1 ext=$2 csdump=$3 vmlinux=$4 vmcore=$5 work=$6
 here=$(dirname "$0")
-for f in "$vmlinux" "$vmcore"; do
-	[ -e "$f" ] || { echo "no $f (needs the kernel and an e2e vmcore)"; exit 77; }
-done
-if [ "$vmlinux" -nt "$vmcore" ]; then
-	echo "$vmcore is older than $vmlinux: a stale vmcore (run make e2e)"
-	exit 77
-fi
+. "$here/common.sh"
+need_dump "$vmlinux" "$vmcore"
 
 rm -rf "$work"
 mkdir -p "$work"

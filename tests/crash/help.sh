@@ -5,9 +5,8 @@
 set -euo pipefail
 root=$1 ext=$2 vmlinux=$3 vmcore=$4
 here=$(dirname "$0")
-for f in "$vmlinux" "$vmcore"; do
-	[ -e "$f" ] || { echo "no $f (needs the kernel and an e2e vmcore)"; exit 77; }
-done
+. "$here/common.sh"
+need_dump "$vmlinux" "$vmcore"
 
 cmds=$(mktemp) out=$(mktemp)
 trap 'rm -f "$cmds" "$out"' EXIT

@@ -6,13 +6,8 @@
 set -euo pipefail
 root=$1 ext=$2 csdump=$3 vmlinux=$4 base=$5 work=$6
 here=$(dirname "$0")
-for f in "$vmlinux" "$base"; do
-	[ -e "$f" ] || { echo "no $f (needs the kernel and a vmcore of it)"; exit 77; }
-done
-if [ "$vmlinux" -nt "$base" ]; then
-	echo "$base is older than $vmlinux: a stale vmcore"
-	exit 77
-fi
+. "$here/common.sh"
+need_dump "$vmlinux" "$base"
 mkdir -p "$work"
 trap 'rm -f "$work/vmcore" "$work/vmcore.tmp"' EXIT
 /usr/bin/python3 "$here/inject.py" "$base" "$work/vmcore"
