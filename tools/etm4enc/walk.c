@@ -19,7 +19,8 @@ void walk_init(struct walker *w, const struct image *img, uint64_t seed)
 	memset(w, 0, sizeof(*w));
 	w->img = img;
 	w->rng = seed * 0x2545f4914f6cdd1dull + 1;
-	w->el = 1;
+	/* A quarter of the walks start in user space: exceptions change EL. */
+	w->el = rng_below(&w->rng, 4) ? 1 : 0;
 	w->ctxid = (uint32_t)rng_below(&w->rng, 4096);
 	w->exc_one_in = 300;
 	w->pc = 0;
@@ -120,7 +121,13 @@ static void do_branch(struct walker *w, struct step *s, const struct a64_insn *i
 			if (w->change_ctxid && !rng_below(&w->rng, 4))
 				w->ctxid = (uint32_t)rng_below(&w->rng, 1u << 16);
 		} else {
+			/* Back to user space, half the time (EL0, any context ID). */
 			s->target = random_target(w);
+			if (rng_below(&w->rng, 2)) {
+				w->el = 0;
+				if (w->change_ctxid)
+					w->ctxid = (uint32_t)rng_below(&w->rng, 1u << 16);
+			}
 		}
 		break;
 	default:
