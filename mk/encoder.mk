@@ -56,7 +56,7 @@ $(ENC)/trace-%: $(ENC)/etm4enc $(ENC)/prog.elf
 
 .PHONY: encoder encoder-san
 encoder: $(ENC)/etm4enc
-encoder-san: $(ENC_SAN)/etm4enc $(ENC_SAN)/enc_roundtrip $(ENC)/prog.elf
+encoder-san: $(ENC_SAN)/etm4enc $(ENC_SAN)/enc_roundtrip $(ENC_SAN)/a64_capstone $(ENC)/prog.elf
 
 # --- tests -------------------------------------------------------------------
 # Round trip: 200 seeds x 8 configurations, decoded by trc_pkt_lister.
@@ -78,6 +78,7 @@ check-enc-roundtrip-juno: $(ENC_SAN)/enc_roundtrip
 .PHONY: check-enc-sympath
 check-enc-sympath: $(ENC_SAN)/etm4enc $(ENC)/prog.elf
 	@$(HARNESS) enc-sympath env $(ENC_SAN_ENV) tests/encoder/sympath.sh $< $(ENC)/prog.elf $(ENC)/sympath
+
 # csdump's own decoder (mk/host.mk) must give back the encoded ranges too
 # (alone where trc_pkt_lister already checked the same seeds; both on the ETB).
 CSDUMP_BIN := $(BUILD)/host/csdump
