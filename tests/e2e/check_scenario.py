@@ -5,6 +5,7 @@
     check_scenario.py --console LOG --vmcore VMCORE --snapshot DIR
                       --expect exact|wrapped|none [--console-expect TEXT]...
                       [--allow-warn TEXT]... [--extract DIR]
+    check_scenario.py --snapshot DIR --expect exact|wrapped --write-trace FILE
 
 The oracles are the payload itself (the snapshot's cstrace.bin and its ETM
 .ini files, parsed by snapshot_regs.py) and an independent walk of the
@@ -14,7 +15,8 @@ cstrace.bin and metadata.bin against them.
 --expect exact: the sink did not wrap, its trace is the capture byte for
 byte; wrapped: the sink wrapped, the trace is a barrier packet and then the
 capture from byte 16 on; none: the session ended before the crash, the
-registry is empty.
+registry is empty.  --write-trace writes the trace expected from the sink,
+for a reference snapshot.
 """
 import argparse
 import os
@@ -140,8 +142,8 @@ def check_extract(c, d, trace, regs):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--console", required=True)
-    ap.add_argument("--vmcore", required=True)
+    ap.add_argument("--console")
+    ap.add_argument("--vmcore")
     ap.add_argument("--snapshot", required=True)
     ap.add_argument("--expect", required=True,
                     choices=("exact", "wrapped", "none"))
@@ -149,10 +151,16 @@ def main():
     ap.add_argument("--allow-warn", action="append", default=[],
                     help="a WARNING line containing this text is expected")
     ap.add_argument("--extract")
+    ap.add_argument("--write-trace", metavar="FILE",
+                    help="only write the expected trace to FILE")
     args = ap.parse_args()
 
     with open(os.path.join(args.snapshot, "cstrace.bin"), "rb") as f:
         trace = expected_trace(f.read(), args.expect)
+    if args.write_trace:
+        with open(args.write_trace, "wb") as f:
+            f.write(trace)
+        return 0
     regs = snapshot_regs.etm_regs(args.snapshot)
 
     c = Checker()

@@ -17,6 +17,7 @@
  *   kexec                 kexec_file_load(KEXEC_FILE_ON_CRASH) of
  *                         /capture/Image, /capture/initrd, /capture/cmdline
  *   sleep MS              sleep MS milliseconds
+ *   pin CPU               run on CPU only from now on (sched_setaffinity)
  *
  * If the script ends and the machine is still alive, that is a failure.
  *
@@ -30,6 +31,7 @@
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <sched.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/kexec.h>
@@ -197,6 +199,17 @@ static void cmd_kexec(void)
 	say("capture kernel loaded (cmdline: %s)", cmdline);
 }
 
+static void cmd_pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		fail("pin to CPU %d: %s", cpu, strerror(errno));
+	say("running on CPU %d", sched_getcpu());
+}
+
 static void run_script(void)
 {
 	char line[512];
@@ -228,6 +241,8 @@ static void run_script(void)
 			cmd_expect(arg1, rest);
 		} else if (!strcmp(cmd, "kexec")) {
 			cmd_kexec();
+		} else if (!strcmp(cmd, "pin") && arg1) {
+			cmd_pin(atoi(arg1));
 		} else if (!strcmp(cmd, "sleep") && arg1) {
 			struct timespec ts = {
 				.tv_sec = atol(arg1) / 1000,

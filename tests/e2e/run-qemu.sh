@@ -73,8 +73,11 @@ cp "$script" "$out/script"
 stage dtb
 # QEMU's own device tree for this machine, plus the test CoreSight topology.
 # The capture kernel inherits it through kexec_file_load.
-qemu-system-aarch64 "${machine[@]}" -machine dumpdtb="$out/stage/virt.dtb" \
-	-display none >/dev/null
+if ! qemu-system-aarch64 "${machine[@]}" -machine dumpdtb="$out/stage/virt.dtb" \
+	-display none >"$out/stage/dumpdtb.log" 2>&1; then
+	cat "$out/stage/dumpdtb.log" >&2
+	exit 1
+fi
 dtc -q -I dtb -O dts -o "$out/stage/virt.dts" "$out/stage/virt.dtb"
 cat "$out/stage/virt.dts" "$E2E_DTSI" >"$out/stage/e2e.dts"
 dtc -q -I dts -O dtb -o "$out/stage/e2e.dtb" "$out/stage/e2e.dts"

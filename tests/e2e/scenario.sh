@@ -36,18 +36,16 @@ out=$E2E_OUT/$name
 rm -rf "$in"
 mkdir -p "$in/payload"
 
-dbg=/sys/kernel/debug/coresight_kdump_testdev
-devs=/sys/bus/coresight/devices
-sink=cstest_sink0
+. "$here/lib.sh"
+dbg=$E2E_DBG
 python3 "$here/snapshot_regs.py" "$snap" "$in/payload"
-cpus=$(ls "$in/payload" | sed -n 's/^etm\([0-9]*\)\.regs$/\1/p' | sort -n)
 ln -s "$snap/cstrace.bin" "$in/payload/cstrace.bin"
 trace_size=$(stat -c %s "$snap/cstrace.bin")
 
 # Scenario parameters: RAM size, filler written before the trace (so that
 # the RAM wraps at a write pointer that is not 0), expected outcome, extra
 # setup command, the crash, what the console must show.
-ram=$((trace_size * 2)) filler=0 expect=exact setup= allow_warn=
+ram=$((trace_size * 2)) filler=0 expect=exact setup= allow_warn= end_session=
 console_expect=()
 case $name in
 sysrq)
@@ -72,7 +70,7 @@ locked)
 	# IPI and arm64 kdump warns, rightly, that a CPU may be stale.
 	allow_warn="at arch/arm64/kernel/machine_kexec.c" ;;
 disabled)
-	expect=none
+	expect=none end_session=yes
 	crash="write /proc/sysrq-trigger c"
 	console_expect=("sysrq: Trigger a crash") ;;
 *)
@@ -85,27 +83,7 @@ fi
 
 {
 	echo "# scenario $name: the Juno r1 capture, $trace_size bytes, into a $ram-byte sink"
-	echo "write $dbg/$sink/ram_size $ram"
-	for c in $cpus; do
-		echo "copy /payload/etm$c.regs $dbg/cstest_etm$c/regs"
-	done
-	echo "write $devs/$sink/enable_sink 1"
-	for c in $cpus; do
-		echo "write $devs/cstest_etm$c/enable_source 1"
-	done
-	[ "$filler" -eq 0 ] || echo "copy /payload/filler.bin $dbg/$sink/ram"
-	echo "copy /payload/cstrace.bin $dbg/$sink/ram"
-	if [ "$name" = disabled ]; then
-		for c in $cpus; do
-			echo "write $devs/cstest_etm$c/enable_source 0"
-		done
-		echo "write $devs/$sink/enable_sink 0"
-	fi
-	echo "kexec"
-	[ -z "$setup" ] || echo "$setup"
-	echo "log crashing: $crash"
-	echo "$crash"
-	echo "sleep 5000"
+	e2e_script "$in/payload"
 } >"$in/script"
 
 "$here/run-qemu.sh" "$out" "$in/script" "$in/payload"
@@ -119,19 +97,54 @@ done
 [ -z "$allow_warn" ] || args+=(--allow-warn "$allow_warn")
 
 status=0
-if [ -x "${CSDUMP:-}" ]; then
+fail() { echo "FAIL  $*"; status=1; }
+if [ -n "${CSDUMP:-}" ]; then
 	rc=0
 	"$CSDUMP" extract "$out/vmcore" -o "$out/extract" || rc=$?
 	if [ "$expect" = none ]; then
-		# csdump(1): exit 4 means the registry is intact but holds no trace.
-		[ "$rc" = 4 ] || { echo "FAIL  csdump extract exit $rc, expected 4 (no trace)"; status=1; }
+		# csdump(1): exit 4, the registry is intact but holds no trace.
+		[ "$rc" = 4 ] || fail "csdump extract exit $rc, expected 4 (no trace)"
 	else
-		[ "$rc" = 0 ] || { echo "FAIL  csdump extract exit $rc"; status=1; }
+		[ "$rc" = 0 ] || fail "csdump extract exit $rc"
 		args+=(--extract "$out/extract")
 	fi
-	printf 'extract %.1f\n' "$(echo "$(date +%s.%N) - $t0" | bc)" >>"$out/times"
+	e2e_elapsed "$t0" extract "$out/times"
 fi
 python3 "$here/check_scenario.py" "${args[@]}" || status=1
+
+# Stock perf decodes the extracted perf.data, with the snapshot's memory
+# image, into the same branches as the snapshot itself (through csdump
+# perf, whose snapshot side the host tests check against trc_pkt_lister).
+# A wrapped sink's reference is the snapshot with the barrier in front.
+if [ -n "${CSDUMP:-}" ] && [ "$expect" != none ]; then
+	t0=$(date +%s.%N)
+	ref=$snap
+	if [ "$expect" = wrapped ]; then
+		ref=$in/refsnap
+		mkdir -p "$ref"
+		ln -sf "$snap"/* "$ref/"
+		rm "$ref/cstrace.bin"
+		python3 "$here/check_scenario.py" --snapshot "$snap" --expect wrapped \
+			--write-trace "$ref/cstrace.bin"
+	fi
+	elf=$("$CSDUMP" perf "$ref" -o "$out/ref.data" 2>/dev/null |
+	      sed -n 's/^memory image: \([^ ]*\).*/\1/p')
+	for side in ref got; do
+		data=$out/ref.data
+		[ $side = ref ] || data=$out/extract/perf.data
+		perf script -i "$data" -k "$elf" -F cpu,ip,addr >"$out/perf-$side.txt" \
+			2>"$out/perf-$side.err" || fail "perf script -i $data"
+	done
+	n=$(wc -l <"$out/perf-ref.txt")
+	cpus=$(cut -c1-5 "$out/perf-ref.txt" | sort -u | xargs)
+	if [ "$n" -gt 1000 ] && cmp -s "$out/perf-ref.txt" "$out/perf-got.txt"; then
+		echo "ok    perf script: the extracted perf.data decodes the same $n branches as the snapshot (CPUs $cpus)"
+	else
+		fail "perf script: $n reference branches (CPUs $cpus); extracted: $(wc -l <"$out/perf-got.txt"), first difference:"
+		diff "$out/perf-ref.txt" "$out/perf-got.txt" | head -n 5
+	fi
+	e2e_elapsed "$t0" perf "$out/times"
+fi
 
 cat "$out/times"
 exit $status
