@@ -12,9 +12,17 @@ DECODE_WORK   := $(BUILD)/decode
 DECODE_CSDUMP := $(BUILD)/host-san/csdump
 DECODE_LIB    := $(BUILD)/host-san/libcsdump.a
 DECODE_PROBE  := $(BUILD)/host-san/tests/decode_probe
+# A ThreadSanitizer build of csdump, for the test of the decoder threads.
+DECODE_TSAN   := $(BUILD)/decode-tsan/csdump
+DECODE_TSAN_SRCS = $(filter-out src/crash%.c src/bench%.c,$(wildcard src/*.c))
 # The sanitizer environment, less one leak of OpenCSD 1.3.3 (see the file).
 DECODE_ENV     = $(SAN_ENV) \
 	LSAN_OPTIONS=suppressions=$(abspath tests/decode/lsan.supp):print_suppressions=0
+
+$(DECODE_TSAN): $(wildcard src/*.c src/*.h) $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(WARN) -O1 -g -fsanitize=thread $(HOST_CPPFLAGS) -o $@ \
+		$(DECODE_TSAN_SRCS) $(HOST_LDLIBS)
 
 $(DECODE_PROBE): tests/decode/probe.c $(DECODE_LIB)
 	@mkdir -p $(@D)
@@ -25,7 +33,7 @@ DECODE_ORACLE_CHECKS := $(addprefix check-decode-oracle-,$(DECODE_ORACLE_TRACES)
 
 .PHONY: $(DECODE_ORACLE_CHECKS) check-decode-ds5 check-decode-roundtrip check-decode-symbols \
 	check-decode-text check-decode-hostile check-decode-symjson check-decode-valgrind \
-	check-decode-lines
+	check-decode-lines check-decode-threads
 
 # Per trace ID the same ranges, NACCs and exceptions as trc_pkt_lister -decode.
 $(DECODE_ORACLE_CHECKS): check-decode-oracle-%: $(DECODE_CSDUMP)
@@ -63,6 +71,11 @@ check-decode-lines: $(DECODE_CSDUMP) $(BUILD)/encoder/etm4enc
 	@$(DECODE_ENV) $(HARNESS) decode-lines tests/decode/lines.sh \
 		$(DECODE_CSDUMP) $(BUILD)/encoder/etm4enc $(DECODE_WORK)/lines
 
+# Any number of decoder threads, the same output; no data race (TSan build).
+check-decode-threads: $(DECODE_TSAN) $(BUILD)/encoder/etm4enc
+	@$(HARNESS) decode-threads tests/decode/threads.sh $(DECODE_TSAN) \
+		$(BUILD)/encoder/etm4enc $(DECODE_TRACES)/juno_r1_1 $(DECODE_WORK)/threads
+
 # The plain build under valgrind (the others run under ASan + UBSan).
 check-decode-valgrind: $(BUILD)/host/csdump
 	@$(HARNESS) decode-valgrind tests/decode/valgrind.sh \
@@ -75,4 +88,4 @@ check-decode-symbols: $(DECODE_PROBE)
 
 CHECKS += $(DECODE_ORACLE_CHECKS) check-decode-ds5 check-decode-roundtrip check-decode-symbols \
 	check-decode-text check-decode-hostile check-decode-symjson check-decode-valgrind \
-	check-decode-lines
+	check-decode-lines check-decode-threads

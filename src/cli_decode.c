@@ -37,7 +37,9 @@ static const char decode_usage[] =
 	"  --last N        text: the last N entries per CPU (default 20, 0 = all)\n"
 	"  --format F      text (default) or jsonl: one JSON object per range and\n"
 	"                  event, in trace order; addresses are hex strings, end is\n"
-	"                  exclusive\n";
+	"                  exclusive\n"
+	"  --threads N     decoder threads (default one per CPU; 0: decode on the\n"
+	"                  main thread); the output does not depend on it\n";
 
 static const char snapshot_usage[] =
 	"usage: csdump snapshot INPUT -o DIR [--vmlinux FILE]\n"
@@ -101,6 +103,7 @@ struct decode_args {
 	bool lines;
 	long cpu;
 	long last;
+	long threads;		/* -1: default */
 	enum csd_out_format fmt;
 };
 
@@ -112,6 +115,7 @@ static int decode_parse(int argc, char **argv, struct decode_args *a)
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "last", required_argument, NULL, 'n' },
 		{ "format", required_argument, NULL, 'f' },
+		{ "threads", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -120,8 +124,9 @@ static int decode_parse(int argc, char **argv, struct decode_args *a)
 	memset(a, 0, sizeof(*a));
 	a->cpu = -1;
 	a->last = 20;
+	a->threads = -1;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "k:Lc:n:f:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "k:Lc:n:f:j:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'k':
 			a->vmlinux = optarg;
@@ -135,6 +140,10 @@ static int decode_parse(int argc, char **argv, struct decode_args *a)
 			break;
 		case 'n':
 			if (!parse_num(optarg, 100000000, &a->last))
+				goto bad;
+			break;
+		case 'j':
+			if (!parse_num(optarg, 64, &a->threads))
 				goto bad;
 			break;
 		case 'f':
@@ -248,7 +257,12 @@ int csd_cmd_decode(int argc, char **argv)
 		opts.progress = progress_show;
 		opts.progress_ctx = &pr;
 	}
-	err = csd_decode_pipelined(&d, &opts, csd_render_event, r);
+	if (a.threads == 0) {
+		err = csd_decode(&d, &opts, csd_render_event, r);
+	} else {
+		opts.threads = a.threads > 0 ? (int)a.threads : 0;
+		err = csd_decode_pipelined(&d, &opts, csd_render_event, r);
+	}
 	progress_end(&pr);
 	if (err == CSD_ERR_USAGE) {
 		rc = csd_exit_code(err);

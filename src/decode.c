@@ -1,37 +1,45 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * csdump: ETMv4 decode through OpenCSD's C API.
+ * csdump: ETMv4 decode through OpenCSD's C API: the decode stage (see
+ * decode_int.h) and csd_decode(), which runs both stages on this thread.
  *
- * The caller owns the data path: we push the sink's bytes into the decode
- * tree in blocks, flush while the tree says WAIT, and stop on FATAL.  The
+ * The caller owns the data path: each trace ID's operations are pushed into
+ * its own single-source decode tree, flushed while the tree says WAIT.  The
  * element callback only fills a struct csd_ev on the stack and hands it on;
  * nothing is allocated per element.
  */
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <opencsd/c_api/opencsd_c_api.h>
 
 #include "decode.h"
+#include "decode_int.h"
 #include "diag.h"
 #include "image.h"
 
-#define CSD_TRACE_IDS	128
-/* Bytes pushed per call: small enough for a lively progress report. */
-#define PUSH_BLOCK	(256u * 1024u)
-/* Flushes in a row before we call the tree stuck. */
-#define MAX_FLUSHES	1000000u
+/* Flushes in a row before we call a tree stuck. */
+#define MAX_FLUSHES	100000u
 
-struct tree_ctx {
+/* The decoder of one trace ID. */
+struct id_tree {
+	dcd_tree_handle_t tree;
+	uint64_t rejected;	/* chunks the decoder refused (FATAL), then reset */
+};
+
+struct csd_idec {
 	const struct csd_dump *d;
-	struct csd_image img;
-	csd_ev_fn fn;
-	void *fn_ctx;
+	const struct csd_sink *s;
+	struct csd_image img;	/* this decoder's own: its last-hit cache is mutable */
+	struct id_tree t[CSD_TRACE_IDS];
 	int cpu_of[CSD_TRACE_IDS];
 	uint8_t sink;
-	bool formatted;		/* frames through the deformatter */
+	csd_tagged_fn fn;
+	void *fn_ctx;
+	uint64_t tag;		/* the operation being replayed */
 	int stop;
 };
 
@@ -85,10 +93,10 @@ const char *csd_unsync_reason(uint32_t reason)
 static uint32_t mem_read(const void *p, const ocsd_vaddr_t addr, const ocsd_mem_space_acc_t space,
 			 const uint32_t len, uint8_t *buf)
 {
-	struct tree_ctx *t = (struct tree_ctx *)p;
+	struct csd_idec *x = (struct csd_idec *)p;
 
 	(void)space;
-	return (uint32_t)csd_image_read(&t->img, addr, buf, len);
+	return (uint32_t)csd_image_read(&x->img, addr, buf, len);
 }
 
 /* Returns 0 for elements csdump does not report. */
@@ -137,20 +145,21 @@ static int ev_from_elem(struct csd_ev *ev, const ocsd_generic_trace_elem *e)
 static ocsd_datapath_resp_t on_elem(const void *p, const ocsd_trc_index_t index,
 				    const uint8_t id, const ocsd_generic_trace_elem *e)
 {
-	struct tree_ctx *t = (struct tree_ctx *)p;
-	struct csd_ev ev;
+	struct csd_idec *x = (struct csd_idec *)p;
+	struct csd_tagged_ev tev;
 
-	if (t->stop)
+	if (x->stop)
 		return OCSD_RESP_WAIT;
-	memset(&ev, 0, sizeof(ev));
-	if (!ev_from_elem(&ev, e))
+	memset(&tev, 0, sizeof(tev));
+	if (!ev_from_elem(&tev.ev, e))
 		return OCSD_RESP_CONT;
-	ev.trace_id = id;
-	ev.sink = t->sink;
-	ev.index = index;
-	ev.cpu = id < CSD_TRACE_IDS ? t->cpu_of[id] : -1;
-	if (t->fn(t->fn_ctx, &ev)) {
-		t->stop = 1;
+	tev.tag = x->tag;
+	tev.ev.trace_id = id;
+	tev.ev.sink = x->sink;
+	tev.ev.index = index;
+	tev.ev.cpu = id < CSD_TRACE_IDS ? x->cpu_of[id] : -1;
+	if (x->fn(x->fn_ctx, &tev)) {
+		x->stop = 1;
 		return OCSD_RESP_WAIT;
 	}
 	return OCSD_RESP_CONT;
@@ -170,159 +179,73 @@ static void etm_cfg(ocsd_etmv4_cfg *cfg, const struct csd_etm *m)
 	cfg->core_prof = profile_CortexA;
 }
 
-static void report_lib_error(const char *what, const struct csd_sink *s)
+static void lib_error(const char *what, const struct csd_sink *s, unsigned int id)
 {
 	char msg[256] = "";
 	ocsd_trc_index_t idx = 0;
-	uint8_t id = 0;
-	ocsd_err_t err = ocsd_get_last_err(&idx, &id, msg, sizeof(msg));
+	uint8_t cid = 0;
+	ocsd_err_t err = ocsd_get_last_err(&idx, &cid, msg, sizeof(msg));
 
-	csd_error("decode of sink %s: %s (OpenCSD error %d at byte %" PRIu64
-		", trace ID 0x%x: %s)", s->name, what, (int)err, (uint64_t)idx, id, msg);
+	csd_error("sink %s, trace ID 0x%x: %s (OpenCSD error %d: %s)", s->name, id, what,
+		  (int)err, msg);
 }
 
-/* Build the tree for one sink; returns NULL (message printed) on failure. */
-static dcd_tree_handle_t tree_create(struct tree_ctx *t, const struct csd_sink *s,
-				     const struct csd_decode_opts *o)
+/* The single-source tree of trace ID @id, configured from its ETM @m. */
+static dcd_tree_handle_t id_tree_create(struct csd_idec *x, const struct csd_etm *m,
+					unsigned int id)
 {
-	dcd_tree_handle_t tree;
-	int used = 0;
-	size_t i;
+	dcd_tree_handle_t tree = ocsd_create_dcd_tree(OCSD_TRC_SRC_SINGLE, 0);
+	ocsd_etmv4_cfg cfg;
+	unsigned char csid;
 
-	t->formatted = s->flags & CSD_F_FORMATTED || t->d->n_etms > 1;
-	if (t->formatted)
-		tree = ocsd_create_dcd_tree(OCSD_TRC_SRC_FRAME_FORMATTED,
-					    OCSD_DFRMTR_FRAME_MEM_ALIGN);
-	else
-		tree = ocsd_create_dcd_tree(OCSD_TRC_SRC_SINGLE, 0);
 	if (!tree) {
-		csd_error("sink %s: cannot create an OpenCSD decode tree", s->name);
+		csd_error("sink %s: cannot create an OpenCSD decode tree", x->s->name);
 		return NULL;
 	}
+	etm_cfg(&cfg, m);
 	if (ocsd_dt_add_callback_mem_acc(tree, 0, ~(ocsd_vaddr_t)0, OCSD_MEM_SPACE_ANY,
-					 mem_read, t) != OCSD_OK) {
-		report_lib_error("cannot set up the decode tree", s);
-		goto fail;
+					 mem_read, x) != OCSD_OK ||
+	    ocsd_dt_create_decoder(tree, OCSD_BUILTIN_DCD_ETMV4I, OCSD_CREATE_FLG_FULL_DECODER,
+				   &cfg, &csid) != OCSD_OK ||
+	    /* Attaches to the decoders that exist: after creating them. */
+	    ocsd_dt_set_gen_elem_outfn(tree, on_elem, x) != OCSD_OK) {
+		lib_error("cannot set up an ETMv4 decoder", x->s, id);
+		ocsd_destroy_dcd_tree(tree);
+		return NULL;
 	}
-	for (i = 0; i < t->d->n_etms; i++) {
-		const struct csd_etm *m = &t->d->etms[i];
+	return tree;
+}
+
+/* The trace IDs to decode (per @o's CPU), warning about unusable ones. */
+static size_t decode_ids(const struct csd_dump *d, const struct csd_decode_opts *o,
+			 bool ids[CSD_TRACE_IDS])
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < CSD_TRACE_IDS; i++)
+		ids[i] = false;
+	for (i = 0; i < d->n_etms; i++) {
+		const struct csd_etm *m = &d->etms[i];
 		unsigned int id = csd_etm_trace_id(m);
-		ocsd_etmv4_cfg cfg;
-		unsigned char csid;
 
 		if (o->cpu >= 0 && m->cpu != (uint64_t)o->cpu)
 			continue;
-		if (id == 0 || id >= 0x70 || t->cpu_of[id] != -1) {
-			csd_warn("CPU %" PRIu64 ": trace ID 0x%x is %s; "
-				"its trace is not decoded", m->cpu, id,
-				t->cpu_of[id] != -1 ? "used twice" : "reserved");
+		if (id == 0 || id >= 0x70 || ids[id]) {
+			csd_warn("CPU %" PRIu64 ": trace ID 0x%x is %s; its trace is not decoded",
+				 m->cpu, id, ids[id] ? "used twice" : "reserved");
 			continue;
 		}
-		etm_cfg(&cfg, m);
-		if (ocsd_dt_create_decoder(tree, OCSD_BUILTIN_DCD_ETMV4I,
-					   OCSD_CREATE_FLG_FULL_DECODER, &cfg, &csid) != OCSD_OK) {
-			report_lib_error("cannot create an ETMv4 decoder", s);
-			goto fail;
-		}
-		t->cpu_of[id] = m->cpu > 0x7fffffff ? -1 : (int)m->cpu;
-		used++;
+		ids[id] = true;
+		n++;
 	}
-	if (!used) {
-		csd_error("no trace unit with a usable trace ID in the metadata");
-		goto fail;
-	}
-	/* Attaches to the decoders that exist: after creating them. */
-	if (ocsd_dt_set_gen_elem_outfn(tree, on_elem, t) != OCSD_OK) {
-		report_lib_error("cannot attach the element callback", s);
-		goto fail;
-	}
-	return tree;
-fail:
-	ocsd_destroy_dcd_tree(tree);
-	return NULL;
+	return n;
 }
 
-/* Flush until the tree stops asking to wait. */
-static ocsd_datapath_resp_t tree_flush(struct tree_ctx *t, dcd_tree_handle_t tree)
+enum csd_err csd_decode_prepare(const struct csd_dump *d, const struct csd_decode_opts *o,
+				bool ids[CSD_TRACE_IDS], uint8_t *single, uint64_t *total)
 {
-	ocsd_datapath_resp_t r = OCSD_RESP_WAIT;
-	unsigned int n;
+	size_t i, n;
 
-	for (n = 0; n < MAX_FLUSHES && OCSD_DATA_RESP_IS_WAIT(r) && !t->stop; n++)
-		r = ocsd_dt_process_data(tree, OCSD_OP_FLUSH, 0, 0, NULL, NULL);
-	return r;
-}
-
-static enum csd_err decode_sink(struct tree_ctx *t, dcd_tree_handle_t tree,
-				const struct csd_sink *s, const struct csd_decode_opts *o,
-				uint64_t done_before, uint64_t total)
-{
-	/* The deformatter takes whole 16-byte frames; the trace index is 32 bits. */
-	size_t unit = t->formatted ? OCSD_DFRMTR_FRAME_SIZE : 1;
-	size_t len = s->len > UINT32_MAX ? UINT32_MAX : s->len;
-	size_t pos = 0, skipped = 0, first_bad = 0;
-
-	len -= len % unit;
-	if (len < s->len)
-		csd_warn("sink %s: %zu bytes of trace, %zu of them decoded (%s)", s->name, s->len,
-			 len, len == UINT32_MAX - UINT32_MAX % unit ? "the first 4 GiB" :
-			 "not a whole number of 16-byte frames");
-	while (pos < len && !t->stop) {
-		size_t left = len - pos;
-		uint32_t block = left < PUSH_BLOCK ? (uint32_t)left : PUSH_BLOCK;
-		uint32_t used = 0;
-		ocsd_datapath_resp_t r;
-
-		r = ocsd_dt_process_data(tree, OCSD_OP_DATA, (ocsd_trc_index_t)pos, block,
-					 s->data + pos, &used);
-		pos += used;
-		if (OCSD_DATA_RESP_IS_WAIT(r))
-			r = tree_flush(t, tree);
-		if (OCSD_DATA_RESP_IS_FATAL(r)) {
-			/* Random bytes make the deformatter say INVALID_PARAM too. */
-			if (r != OCSD_RESP_FATAL_INVALID_DATA && r != OCSD_RESP_FATAL_INVALID_PARAM) {
-				report_lib_error("fatal decoder error", s);
-				return CSD_ERR_DECODE;
-			}
-			/* A hostile frame: drop the decode state, go on after it. */
-			if (!skipped++)
-				first_bad = pos;
-			ocsd_dt_process_data(tree, OCSD_OP_RESET, 0, 0, NULL, NULL);
-			pos = (pos + unit) - (pos + unit) % unit;
-		} else if (!used && !OCSD_DATA_RESP_IS_WAIT(r) && !t->stop) {
-			report_lib_error("decoder made no progress", s);
-			return CSD_ERR_DECODE;
-		}
-		if (o->progress)
-			o->progress(o->progress_ctx, done_before + pos, total);
-	}
-	if (skipped)
-		csd_warn("sink %s: %zu invalid frame(s) skipped, the first at byte %zu", s->name,
-			 skipped, first_bad);
-	if (!t->stop) {
-		ocsd_datapath_resp_t r = ocsd_dt_process_data(tree, OCSD_OP_EOT, 0, 0, NULL, NULL);
-
-		if (OCSD_DATA_RESP_IS_WAIT(r))
-			r = tree_flush(t, tree);
-		if (OCSD_DATA_RESP_IS_FATAL(r)) {
-			report_lib_error("fatal error at end of trace", s);
-			return CSD_ERR_DECODE;
-		}
-	}
-	return CSD_OK;
-}
-
-enum csd_err csd_decode(const struct csd_dump *d, const struct csd_decode_opts *o,
-			csd_ev_fn fn, void *ctx)
-{
-	static const struct csd_decode_opts defaults = { .cpu = -1 };
-	enum csd_err err = CSD_OK;
-	uint64_t total = 0, done = 0;
-	struct tree_ctx t;
-	size_t i;
-
-	if (!o)
-		o = &defaults;
 	if (!d->n_etms) {
 		csd_error("no ETM metadata: nothing to decode");
 		return CSD_ERR_NOTRACE;
@@ -335,32 +258,179 @@ enum csd_err csd_decode(const struct csd_dump *d, const struct csd_decode_opts *
 			return CSD_ERR_USAGE;
 		}
 	}
-	ocsd_def_errlog_init(OCSD_ERR_SEV_ERROR, 0);
+	n = decode_ids(d, o, ids);
+	if (!n) {
+		csd_error("no trace unit with a usable trace ID in the metadata");
+		return CSD_ERR_DECODE;
+	}
+	*single = 0;
+	for (i = 0; n == 1 && i < CSD_TRACE_IDS; i++)
+		if (ids[i])
+			*single = (uint8_t)i;
+	*total = 0;
 	for (i = 0; i < d->n_sinks; i++)
-		total += d->sinks[i].len;
+		*total += d->sinks[i].len;
+	ocsd_def_errlog_init(OCSD_ERR_SEV_ERROR, 0);
+	return CSD_OK;
+}
 
-	memset(&t, 0, sizeof(t));
-	t.d = d;
-	t.fn = fn;
-	t.fn_ctx = ctx;
-	err = csd_image_index(&t.img, d->segs, d->n_segs);
-	for (i = 0; i < d->n_sinks && err == CSD_OK && !t.stop; i++) {
+bool csd_sink_formatted(const struct csd_sink *s, uint8_t single)
+{
+	return (s->flags & CSD_F_FORMATTED) || !single;
+}
+
+struct csd_idec *csd_idec_new(const struct csd_dump *d, const struct csd_sink *s, uint8_t sink,
+			      const bool ids[CSD_TRACE_IDS], csd_tagged_fn fn, void *ctx)
+{
+	struct csd_idec *x = calloc(1, sizeof(*x));
+	size_t i;
+
+	if (!x)
+		return NULL;
+	x->d = d;
+	x->s = s;
+	x->sink = sink;
+	x->fn = fn;
+	x->fn_ctx = ctx;
+	for (i = 0; i < CSD_TRACE_IDS; i++)
+		x->cpu_of[i] = -1;
+	if (csd_image_index(&x->img, d->segs, d->n_segs) != CSD_OK)
+		goto fail;
+	for (i = 0; i < d->n_etms; i++) {
+		const struct csd_etm *m = &d->etms[i];
+		unsigned int id = csd_etm_trace_id(m);
+
+		if (id >= CSD_TRACE_IDS || !ids[id] || x->t[id].tree)
+			continue;
+		x->t[id].tree = id_tree_create(x, m, id);
+		if (!x->t[id].tree)
+			goto fail;
+		x->cpu_of[id] = m->cpu > 0x7fffffff ? -1 : (int)m->cpu;
+	}
+	return x;
+fail:
+	csd_idec_free(x);
+	return NULL;
+}
+
+void csd_idec_free(struct csd_idec *x)
+{
+	size_t i;
+
+	if (!x)
+		return;
+	for (i = 0; i < CSD_TRACE_IDS; i++)
+		if (x->t[i].tree)
+			ocsd_destroy_dcd_tree(x->t[i].tree);
+	csd_image_release(&x->img);
+	free(x);
+}
+
+void csd_idec_report(struct csd_idec *x)
+{
+	size_t i;
+
+	for (i = 0; i < CSD_TRACE_IDS; i++)
+		if (x->t[i].rejected)
+			csd_warn("sink %s, trace ID 0x%zx: the decoder refused %" PRIu64
+				 " chunk(s) of trace and was reset each time", x->s->name, i,
+				 x->t[i].rejected);
+}
+
+static ocsd_datapath_resp_t tree_flush(struct csd_idec *x, dcd_tree_handle_t tree)
+{
+	ocsd_datapath_resp_t r = OCSD_RESP_WAIT;
+	unsigned int n;
+
+	for (n = 0; n < MAX_FLUSHES && OCSD_DATA_RESP_IS_WAIT(r) && !x->stop; n++)
+		r = ocsd_dt_process_data(tree, OCSD_OP_FLUSH, 0, 0, NULL, NULL);
+	return r;
+}
+
+int csd_idec_op(struct csd_idec *x, const struct csd_oplist *l, size_t seq)
+{
+	const struct csd_op *op = &l->ops[seq];
+	struct id_tree *t = &x->t[op->id & (CSD_TRACE_IDS - 1)];
+	ocsd_datapath_resp_t r = OCSD_RESP_CONT;
+	uint32_t pos = 0;
+
+	if (!t->tree || x->stop)
+		return x->stop;
+	x->tag = seq;
+	if (op->kind != OCSD_OP_DATA) {
+		r = ocsd_dt_process_data(t->tree, (ocsd_datapath_op_t)op->kind, op->index, 0, NULL,
+					 NULL);
+		if (OCSD_DATA_RESP_IS_WAIT(r))
+			r = tree_flush(x, t->tree);
+	}
+	while (op->kind == OCSD_OP_DATA && pos < op->len && !x->stop &&
+	       !OCSD_DATA_RESP_IS_FATAL(r)) {
+		uint32_t used = 0;
+
+		r = ocsd_dt_process_data(t->tree, OCSD_OP_DATA, op->index + pos, op->len - pos,
+					 l->data + op->off + pos, &used);
+		pos += used;
+		if (OCSD_DATA_RESP_IS_WAIT(r))
+			r = tree_flush(x, t->tree);
+		else if (!used && !OCSD_DATA_RESP_IS_FATAL(r))
+			r = OCSD_RESP_FATAL_SYS_ERR;	/* no progress: give the chunk up */
+	}
+	if (OCSD_DATA_RESP_IS_FATAL(r) && !x->stop) {
+		/* The decoder refused this chunk: it starts over, the others go on. */
+		t->rejected++;
+		ocsd_dt_process_data(t->tree, OCSD_OP_RESET, 0, 0, NULL, NULL);
+	}
+	return x->stop;
+}
+
+/* ---- both stages on this thread ----------------------------------------- */
+
+struct inline_ctx {
+	csd_ev_fn fn;
+	void *ctx;
+};
+
+static int inline_ev(void *p, const struct csd_tagged_ev *tev)
+{
+	struct inline_ctx *c = p;
+
+	return c->fn(c->ctx, &tev->ev);
+}
+
+enum csd_err csd_decode(const struct csd_dump *d, const struct csd_decode_opts *o,
+			csd_ev_fn fn, void *ctx)
+{
+	static const struct csd_decode_opts defaults = { .cpu = -1 };
+	struct inline_ctx ic = { fn, ctx };
+	bool ids[CSD_TRACE_IDS];
+	uint64_t total = 0, done = 0;
+	enum csd_err err = CSD_OK;
+	size_t i, seq;
+	uint8_t single;
+	int stop = 0;
+
+	if (!o)
+		o = &defaults;
+	err = csd_decode_prepare(d, o, ids, &single, &total);
+	for (i = 0; i < d->n_sinks && err == CSD_OK && !stop; i++) {
 		const struct csd_sink *s = &d->sinks[i];
-		dcd_tree_handle_t tree;
-		size_t k;
+		struct csd_oplist l;
+		struct csd_idec *x;
 
-		for (k = 0; k < CSD_TRACE_IDS; k++)
-			t.cpu_of[k] = -1;
-		t.sink = (uint8_t)i;
-		tree = tree_create(&t, s, o);
-		if (!tree) {
+		err = csd_split_sink(s, ids, csd_sink_formatted(s, single), single, &l);
+		x = err == CSD_OK ? csd_idec_new(d, s, (uint8_t)i, ids, inline_ev, &ic) : NULL;
+		if (err == CSD_OK && !x)
 			err = CSD_ERR_DECODE;
-			break;
+		for (seq = 0; x && seq < l.n && !stop; seq++) {
+			stop = csd_idec_op(x, &l, seq);
+			if (o->progress && l.ops[seq].kind == OCSD_OP_DATA && !(seq & 1023))
+				o->progress(o->progress_ctx, done + l.ops[seq].index, total);
 		}
-		err = decode_sink(&t, tree, s, o, done, total);
-		ocsd_destroy_dcd_tree(tree);
+		if (x)
+			csd_idec_report(x);
+		csd_idec_free(x);
+		csd_oplist_free(&l);
 		done += s->len;
 	}
-	csd_image_release(&t.img);
 	return err;
 }

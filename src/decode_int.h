@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * csdump decoder internals, shared by decode.c, decode_split.c and
+ * decode_pipe.c.
+ *
+ * The decode runs in two stages.  The split stage pushes a sink through
+ * OpenCSD's frame deformatter, whose output for each trace ID goes to a
+ * recording decoder: the result is the list of data-path operations, in the
+ * order the deformatter made them, each for one trace ID (a chunk of that
+ * ID's bytes, or an end-of-trace / flush / reset).  The decode stage replays
+ * each trace ID's operations into its own single-source decode tree.  An
+ * event is tagged with the position of the operation that produced it; in
+ * tag order the events are exactly those of one tree decoding everything,
+ * whether the trace IDs are decoded one after the other or in parallel.
+ */
+#ifndef CSD_DECODE_INT_H
+#define CSD_DECODE_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "decode.h"
+
+#define CSD_TRACE_IDS	128
+
+/* One data-path operation for one trace ID. */
+struct csd_op {
+	uint64_t off;		/* DATA: offset of the bytes in csd_oplist.data */
+	uint32_t len;		/* DATA: byte count */
+	uint32_t index;		/* trace index the deformatter gave */
+	uint8_t id;		/* trace ID */
+	uint8_t kind;		/* ocsd_datapath_op_t */
+};
+
+struct csd_oplist {
+	struct csd_op *ops;
+	size_t n, cap;
+	uint8_t *data;
+	size_t len, data_cap;
+	uint64_t id_bytes[CSD_TRACE_IDS];	/* DATA bytes per trace ID */
+	bool nomem;
+};
+
+/*
+ * The split stage: the operations of sink @s for the trace IDs set in @want.
+ * Formatted sinks go through the deformatter; an unformatted one belongs to
+ * its single trace ID @single_id.  Damaged frames are reported and skipped.
+ */
+enum csd_err csd_split_sink(const struct csd_sink *s, const bool want[CSD_TRACE_IDS],
+			    bool formatted, uint8_t single_id, struct csd_oplist *out);
+void csd_oplist_free(struct csd_oplist *l);
+
+/* An event and the position of the operation that produced it. */
+struct csd_tagged_ev {
+	uint64_t tag;
+	struct csd_ev ev;
+};
+
+/* Receives each event of the decode stage, tagged. */
+typedef int (*csd_tagged_fn)(void *ctx, const struct csd_tagged_ev *tev);
+
+/* The decode stage for a set of trace IDs. */
+struct csd_idec;
+
+struct csd_idec *csd_idec_new(const struct csd_dump *d, const struct csd_sink *s, uint8_t sink,
+			      const bool ids[CSD_TRACE_IDS], csd_tagged_fn fn, void *ctx);
+/* Replay operation @seq if its trace ID is one of ours; non-zero: stop. */
+int csd_idec_op(struct csd_idec *x, const struct csd_oplist *l, size_t seq);
+/* Bad-data reports collected while replaying (call once, at the end). */
+void csd_idec_report(struct csd_idec *x);
+void csd_idec_free(struct csd_idec *x);
+
+/*
+ * Check @d and @o; the trace IDs to decode, @single the only one (0 when
+ * there are several), @total the bytes of every sink.  Messages say why not.
+ */
+enum csd_err csd_decode_prepare(const struct csd_dump *d, const struct csd_decode_opts *o,
+				bool ids[CSD_TRACE_IDS], uint8_t *single, uint64_t *total);
+
+/* Whether sink @s goes through the deformatter. */
+bool csd_sink_formatted(const struct csd_sink *s, uint8_t single);
+
+#endif

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * csdump: the split stage of the decoder (see decode_int.h).
+ *
+ * OpenCSD's own frame deformatter demultiplexes the sink; a custom decoder
+ * registered with the library ("csdump-split") stands in for each trace
+ * ID's decoder and records what the deformatter hands it, in order.
+ */
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <opencsd/c_api/opencsd_c_api.h>
+
+#include "decode_int.h"
+#include "diag.h"
+
+#define SPLIT_NAME	"csdump-split"
+/* Bytes pushed per call into the deformatter. */
+#define PUSH_BLOCK	(256u * 1024u)
+/* Flushes in a row before we call the tree stuck. */
+#define MAX_FLUSHES	100000u
+
+struct split_dcd {
+	uint8_t id;
+	struct csd_oplist *l;
+};
+
+void csd_oplist_free(struct csd_oplist *l)
+{
+	free(l->ops);
+	free(l->data);
+	memset(l, 0, sizeof(*l));
+}
+
+static bool grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	size_t c = *cap ? *cap : 1024;
+	void *n;
+
+	if (need <= *cap)
+		return true;
+	while (c < need)
+		c *= 2;
+	n = realloc(*p, c * size);
+	if (!n)
+		return false;
+	*p = n;
+	*cap = c;
+	return true;
+}
+
+/* Append an operation (with its bytes for DATA); false when out of memory. */
+static bool op_add(struct csd_oplist *l, uint8_t id, ocsd_datapath_op_t kind, uint32_t index,
+		   const uint8_t *data, uint32_t len)
+{
+	struct csd_op *op;
+
+	if (!grow((void **)&l->ops, &l->cap, l->n + 1, sizeof(*l->ops)) ||
+	    (kind == OCSD_OP_DATA && !grow((void **)&l->data, &l->data_cap, l->len + len, 1))) {
+		l->nomem = true;
+		return false;
+	}
+	op = &l->ops[l->n++];
+	op->id = id;
+	op->kind = (uint8_t)kind;
+	op->index = index;
+	op->off = l->len;
+	op->len = 0;
+	if (kind == OCSD_OP_DATA && len) {
+		memcpy(l->data + l->len, data, len);
+		l->len += len;
+		op->len = len;
+		l->id_bytes[id & (CSD_TRACE_IDS - 1)] += len;
+	}
+	return true;
+}
+
+/* ---- the recording decoder, as an OpenCSD custom decoder ---------------- */
+
+static ocsd_datapath_resp_t split_data_in(const void *handle, const ocsd_datapath_op_t op,
+					  const ocsd_trc_index_t index, const uint32_t len,
+					  const uint8_t *data, uint32_t *used)
+{
+	const struct split_dcd *s = handle;
+
+	if (!op_add(s->l, s->id, op, (uint32_t)index, data, op == OCSD_OP_DATA ? len : 0))
+		return OCSD_RESP_FATAL_SYS_ERR;
+	if (used)
+		*used = op == OCSD_OP_DATA ? len : 0;
+	return OCSD_RESP_CONT;
+}
+
+static void split_pkt_mon(const void *handle, const int flags)
+{
+	(void)handle;
+	(void)flags;
+}
+
+static ocsd_err_t split_create(const int flags, const void *cfg, const ocsd_extern_dcd_cb_fns *cb,
+			       ocsd_extern_dcd_inst_t *inst)
+{
+	const struct split_dcd *s = cfg;
+
+	(void)flags;
+	(void)cb;
+	inst->fn_data_in = split_data_in;
+	inst->fn_update_pkt_mon = split_pkt_mon;
+	inst->decoder_handle = (void *)s;	/* the caller's, alive as long as the tree */
+	inst->p_decoder_name = (char *)SPLIT_NAME;
+	inst->cs_id = s->id;
+	return OCSD_OK;
+}
+
+static ocsd_err_t split_destroy(const void *handle)
+{
+	(void)handle;
+	return OCSD_OK;
+}
+
+static ocsd_err_t split_csid(const void *cfg, unsigned char *id)
+{
+	*id = ((const struct split_dcd *)cfg)->id;
+	return OCSD_OK;
+}
+
+static ocsd_err_t split_pkt_str(const void *pkt, char *buf, const int len)
+{
+	(void)pkt;
+	if (len > 0)
+		buf[0] = '\0';
+	return OCSD_OK;
+}
+
+static ocsd_extern_dcd_fact_t split_factory = {
+	.createDecoder = split_create,
+	.destroyDecoder = split_destroy,
+	.csidFromConfig = split_csid,
+	.pktToString = split_pkt_str,
+};
+static ocsd_err_t split_registered = OCSD_ERR_NOT_INIT;
+static pthread_once_t split_once = PTHREAD_ONCE_INIT;
+
+static void split_register(void)
+{
+	split_registered = ocsd_register_custom_decoder(SPLIT_NAME, &split_factory);
+}
+
+/* ---- the data path ------------------------------------------------------ */
+
+static void lib_error(const char *what, const struct csd_sink *s)
+{
+	char msg[256] = "";
+	ocsd_trc_index_t idx = 0;
+	uint8_t id = 0;
+	ocsd_err_t err = ocsd_get_last_err(&idx, &id, msg, sizeof(msg));
+
+	csd_error("sink %s: %s (OpenCSD error %d: %s)", s->name, what, (int)err, msg);
+}
+
+static ocsd_datapath_resp_t tree_flush(dcd_tree_handle_t tree)
+{
+	ocsd_datapath_resp_t r = OCSD_RESP_WAIT;
+	unsigned int n;
+
+	for (n = 0; n < MAX_FLUSHES && OCSD_DATA_RESP_IS_WAIT(r); n++)
+		r = ocsd_dt_process_data(tree, OCSD_OP_FLUSH, 0, 0, NULL, NULL);
+	return r;
+}
+
+/* Push @len bytes of whole frames through the deformatter, then end of trace. */
+static enum csd_err deformat(dcd_tree_handle_t tree, const struct csd_sink *s, size_t len,
+			     const struct csd_oplist *l)
+{
+	size_t pos = 0, skipped = 0, first_bad = 0;
+	ocsd_datapath_resp_t r;
+
+	while (pos < len) {
+		size_t left = len - pos;
+		uint32_t block = left < PUSH_BLOCK ? (uint32_t)left : PUSH_BLOCK;
+		uint32_t used = 0;
+
+		r = ocsd_dt_process_data(tree, OCSD_OP_DATA, (ocsd_trc_index_t)pos, block,
+					 s->data + pos, &used);
+		pos += used;
+		if (OCSD_DATA_RESP_IS_WAIT(r))
+			r = tree_flush(tree);
+		if (l->nomem)
+			return CSD_ERR_NOMEM;
+		if (OCSD_DATA_RESP_IS_FATAL(r)) {
+			/* Random bytes make the deformatter say INVALID_PARAM too. */
+			if (r != OCSD_RESP_FATAL_INVALID_DATA && r != OCSD_RESP_FATAL_INVALID_PARAM) {
+				lib_error("fatal deformatter error", s);
+				return CSD_ERR_DECODE;
+			}
+			/* A hostile frame: reset (the decoders see it too), go on after it. */
+			if (!skipped++)
+				first_bad = pos;
+			ocsd_dt_process_data(tree, OCSD_OP_RESET, 0, 0, NULL, NULL);
+			pos = (pos + OCSD_DFRMTR_FRAME_SIZE) & ~(size_t)(OCSD_DFRMTR_FRAME_SIZE - 1);
+		} else if (!used && !OCSD_DATA_RESP_IS_WAIT(r)) {
+			lib_error("the deformatter made no progress", s);
+			return CSD_ERR_DECODE;
+		}
+	}
+	if (skipped)
+		csd_warn("sink %s: %zu invalid frame(s) skipped, the first at byte %zu", s->name,
+			 skipped, first_bad);
+	r = ocsd_dt_process_data(tree, OCSD_OP_EOT, 0, 0, NULL, NULL);
+	if (OCSD_DATA_RESP_IS_WAIT(r))
+		r = tree_flush(tree);
+	if (l->nomem)
+		return CSD_ERR_NOMEM;
+	if (OCSD_DATA_RESP_IS_FATAL(r)) {
+		lib_error("fatal error at end of trace", s);
+		return CSD_ERR_DECODE;
+	}
+	return CSD_OK;
+}
+
+static enum csd_err split_formatted(const struct csd_sink *s, const bool want[CSD_TRACE_IDS],
+				    size_t len, struct csd_oplist *out)
+{
+	struct split_dcd dcd[CSD_TRACE_IDS];
+	dcd_tree_handle_t tree;
+	enum csd_err err;
+	unsigned int id;
+
+	pthread_once(&split_once, split_register);
+	if (split_registered != OCSD_OK) {
+		csd_error("cannot register csdump's decoder with OpenCSD (error %d)",
+			  (int)split_registered);
+		return CSD_ERR_DECODE;
+	}
+	tree = ocsd_create_dcd_tree(OCSD_TRC_SRC_FRAME_FORMATTED, OCSD_DFRMTR_FRAME_MEM_ALIGN);
+	if (!tree) {
+		csd_error("sink %s: cannot create an OpenCSD decode tree", s->name);
+		return CSD_ERR_DECODE;
+	}
+	for (id = 0; id < CSD_TRACE_IDS; id++) {
+		unsigned char csid;
+
+		if (!want[id])
+			continue;
+		dcd[id].id = (uint8_t)id;
+		dcd[id].l = out;
+		if (ocsd_dt_create_decoder(tree, SPLIT_NAME, OCSD_CREATE_FLG_FULL_DECODER, &dcd[id],
+					   &csid) != OCSD_OK) {
+			lib_error("cannot attach to the deformatter", s);
+			ocsd_destroy_dcd_tree(tree);
+			return CSD_ERR_DECODE;
+		}
+	}
+	err = deformat(tree, s, len, out);
+	ocsd_destroy_dcd_tree(tree);
+	return err;
+}
+
+enum csd_err csd_split_sink(const struct csd_sink *s, const bool want[CSD_TRACE_IDS],
+			    bool formatted, uint8_t single_id, struct csd_oplist *out)
+{
+	/* The deformatter takes whole 16-byte frames; the trace index is 32 bits. */
+	size_t unit = formatted ? OCSD_DFRMTR_FRAME_SIZE : 1;
+	size_t len = s->len > UINT32_MAX ? UINT32_MAX : s->len;
+	size_t pos;
+
+	memset(out, 0, sizeof(*out));
+	len -= len % unit;
+	if (len < s->len)
+		csd_warn("sink %s: %zu bytes of trace, %zu of them decoded (%s)", s->name, s->len,
+			 len, len == UINT32_MAX - UINT32_MAX % unit ? "the first 4 GiB" :
+			 "not a whole number of 16-byte frames");
+	if (formatted)
+		return split_formatted(s, want, len, out);
+	/* One trace ID's raw stream: the operations are the blocks. */
+	for (pos = 0; pos < len; pos += PUSH_BLOCK) {
+		uint32_t n = len - pos < PUSH_BLOCK ? (uint32_t)(len - pos) : PUSH_BLOCK;
+
+		if (!op_add(out, single_id, OCSD_OP_DATA, (uint32_t)pos, s->data + pos, n))
+			return CSD_ERR_NOMEM;
+	}
+	return op_add(out, single_id, OCSD_OP_EOT, 0, NULL, 0) ? CSD_OK : CSD_ERR_NOMEM;
+}
