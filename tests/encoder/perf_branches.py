@@ -4,9 +4,8 @@
 
 Stock `perf script -k PROG_ELF` on a perf.data that `csdump perf` made from an
 etm4enc snapshot must print the encoded path's taken branches: for each CPU,
-one "from => to" per pair of consecutive ranges that are not contiguous
-(from = the last instruction of a range, to = the next range's start), in
-order. CPU 0 runs a call chain whose functions perf must name in order,
+one "from => to" per range that ends in a taken branch or an exception (from =
+its last instruction, to = the next range's start), in order. CPU 0 runs a call chain whose functions perf must name in order,
 from the ELF's own symbols. Exit 77 when perf or csdump is missing.
 CPU 0 walks first and reaches the chain after a gap in the trace; perf
 prints the branch before a gap as going to 0.
@@ -37,7 +36,7 @@ def main():
                          check=True, capture_output=True, text=True).stdout
 
     want = {}
-    last = {}
+    last = {}           # cpu -> the end of its previous range, if that was taken
     for line in open(ranges):
         if line.startswith("# trace-on "):
             # a gap: perf ends the branch before it nowhere ("=> 0") and
@@ -46,11 +45,12 @@ def main():
             if cpu in last:
                 want.setdefault(cpu, []).append((last.pop(cpu) - 4, 0))
             continue
-        cpu, _, start, end, _ = line.split()
+        cpu, _, start, end, _, how = line.split()
         cpu, start, end = int(cpu), int(start, 16), int(end, 16)
-        if cpu in last and last[cpu] != start:
-            want.setdefault(cpu, []).append((last[cpu] - 4, start))
-        last[cpu] = end
+        if cpu in last:
+            want.setdefault(cpu, []).append((last.pop(cpu) - 4, start))
+        if how != "N":  # a taken branch or an exception, even to the next instruction
+            last[cpu] = end
 
     got, syms = {}, []
     pat = re.compile(r"\s*\[(\d+)\]\s+([0-9a-f]+)\s+(\S+)\s+=>\s+([0-9a-f]+)\s+(\S+)")

@@ -156,10 +156,12 @@ static void write_range(void *user, const struct gen_cpu *c, const struct step *
 	if (s->trace_on)
 		fprintf(f, "# trace-on %u 0x%02x 0x%llx\n", c->cpu, c->enc.cfg.trace_id,
 			(unsigned long long)s->start);
+	/* How the range ends: E, N (a branch taken or not), X (an exception). */
 	if (s->n_instr)
-		fprintf(f, "%u 0x%02x 0x%llx 0x%llx %u\n", c->cpu, c->enc.cfg.trace_id,
+		fprintf(f, "%u 0x%02x 0x%llx 0x%llx %u %c\n", c->cpu, c->enc.cfg.trace_id,
 			(unsigned long long)s->start,
-			(unsigned long long)(s->start + 4ull * s->n_instr), s->n_instr);
+			(unsigned long long)(s->start + 4ull * s->n_instr), s->n_instr,
+			s->end == STEP_EXCEPTION ? 'X' : s->taken ? 'E' : 'N');
 }
 
 static int write_outputs(const struct opts *o, const struct image *img, struct gen *g)
