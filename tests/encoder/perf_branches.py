@@ -21,7 +21,8 @@ CHAIN = ["_start", "run", "op_a", "classify", "fib"]
 
 def main():
     enc, csdump, elf, work = sys.argv[1:5]
-    if not shutil.which("perf") or not os.access(csdump, os.X_OK):
+    if (not shutil.which("perf") or not os.access(csdump, os.X_OK) or
+            subprocess.run(["perf", "version"], capture_output=True).returncode):
         print("perf or csdump not available")
         return 77
     shutil.rmtree(work, ignore_errors=True)
