@@ -97,7 +97,7 @@ static enum csd_err read_symtab(struct csd_syms *s, Elf *elf, Elf_Scn *scn, cons
 {
 	Elf_Data *data = elf_getdata(scn, NULL), *strs;
 	Elf_Scn *strscn = elf_getscn(elf, sh->sh_link);
-	size_t count, i;
+	size_t count, i, n_str;
 
 	if (!data || !strscn || !(strs = elf_getdata(strscn, NULL)) || !sh->sh_entsize) {
 		csd_error("%s: unreadable symbol table (%s)", path, elf_errmsg(-1));
@@ -109,18 +109,21 @@ static enum csd_err read_symtab(struct csd_syms *s, Elf *elf, Elf_Scn *scn, cons
 			  MAX_SYMS);
 		return CSD_ERR_FORMAT;
 	}
+	/* A string table without bytes in the file (SHT_NOBITS) has no d_buf. */
+	n_str = strs->d_buf ? strs->d_size : 0;
 	/* A copy of the names with a terminating NUL, whatever the file says. */
-	s->strtab = malloc(strs->d_size + 1);
+	s->strtab = malloc(n_str + 1);
 	s->v = calloc(count ? count : 1, sizeof(*s->v));
 	if (!s->strtab || !s->v)
 		return CSD_ERR_NOMEM;
-	memcpy(s->strtab, strs->d_buf, strs->d_size);
-	s->strtab[strs->d_size] = '\0';
+	if (n_str)
+		memcpy(s->strtab, strs->d_buf, n_str);
+	s->strtab[n_str] = '\0';
 	for (i = 0; i < count; i++) {
 		GElf_Sym sym;
 		const char *name;
 
-		if (!gelf_getsym(data, (int)i, &sym) || sym.st_name >= strs->d_size)
+		if (!gelf_getsym(data, (int)i, &sym) || sym.st_name >= n_str)
 			continue;
 		name = s->strtab + sym.st_name;
 		if (!sym_wanted(elf, &sym, name))
