@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "diag.h"
@@ -104,12 +105,21 @@ static enum csd_err add_seg(struct csd_dump *d, const char *path, int fd, const 
 			    uint64_t offset)
 {
 	char name[64];
+	struct stat st;
 	uint8_t *data;
 	ssize_t got;
 
 	if (ph->p_filesz > ph->p_memsz || ph->p_filesz > (1ull << 32)) {
 		csd_error("%s: PT_LOAD at 0x%llx: file size 0x%llx is not plausible",
 			path, (unsigned long long)ph->p_vaddr, (unsigned long long)ph->p_filesz);
+		return CSD_ERR_FORMAT;
+	}
+	/* Allocate nothing for bytes the file does not have. */
+	if (fstat(fd, &st) || ph->p_offset > (uint64_t)st.st_size ||
+	    ph->p_filesz > (uint64_t)st.st_size - ph->p_offset) {
+		csd_error("%s: PT_LOAD at 0x%llx: 0x%llx bytes at offset 0x%llx lie beyond the end "
+			"of the file", path, (unsigned long long)ph->p_vaddr,
+			(unsigned long long)ph->p_filesz, (unsigned long long)ph->p_offset);
 		return CSD_ERR_FORMAT;
 	}
 	data = malloc(ph->p_filesz);
