@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "gen.h"
@@ -114,6 +115,7 @@ static int run_decoder(const char *cmd, parse_fn parse, struct unit *u, size_t n
 	char line[1024];
 	FILE *p;
 	size_t i;
+	int st;
 
 	for (i = 0; i < n; i++) {
 		u[i].got.n = 0;
@@ -141,7 +143,16 @@ static int run_decoder(const char *cmd, parse_fn parse, struct unit *u, size_t n
 			t->got_ts_n++;
 		}
 	}
-	return pclose(p) == -1 ? -errno : 0;
+	st = pclose(p);
+	if (st == -1)
+		return -errno;
+	if (WIFSIGNALED(st) || WEXITSTATUS(st)) {
+		/* A decoder that dies is a failure of its own, said as such. */
+		fprintf(stderr, "%s: %s %d\n", cmd, WIFSIGNALED(st) ? "killed by signal" :
+			"exited with status", WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+		(*errors)++;
+	}
+	return 0;
 }
 
 static bool same(const struct range *a, const struct range *b)
@@ -355,5 +366,5 @@ int main(int argc, char **argv)
 	}
 	free(u);
 	image_free(&img);
-	return bad || (lister_errors && !etb_size) ? 1 : 0;
+	return bad || lister_errors ? 1 : 0;
 }
