@@ -25,71 +25,14 @@ command -v $objcopy >/dev/null || { echo "no $objcopy (binutils-aarch64-linux-gn
 # (one error line) and again where the snapshot gives up (a second one).
 max_errors=2
 
-good_snapshot() {	# DIR
-	local d=$1
-	mkdir -p "$d"
-	cp "$trace" "$d/cstrace.bin"
-	head -c 256 "$work/gen/good.vmcore" >"$d/mem.bin"
-	cat >"$d/snapshot.ini" <<'EOF'
-[snapshot]
-version=1.0
-
-[device_list]
-device0=cpu_0.ini
-device1=etm_0.ini
-
-[trace]
-metadata=trace.ini
-EOF
-	cat >"$d/cpu_0.ini" <<'EOF'
-[device]
-name=cpu_0
-class=core
-type=Cortex-A57
-
-[dump1]
-file=mem.bin
-address=0xffff800008010000
-length=0x100
-EOF
-	cat >"$d/etm_0.ini" <<'EOF'
-[device]
-name=ETM_0
-class=trace_source
-type=ETM4
-
-[regs]
-TRCCONFIGR(0x004)=0x000000C1
-TRCTRACEIDR(0x040)=0x00000010
-TRCIDR0(0x1E0)=0x28000EA1
-TRCIDR1(0x1E4)=0x4100F403
-TRCIDR2(0x1E8)=0x00000488
-TRCIDR8(0x180)=0x00000000
-TRCAUTHSTATUS(0xFB8)=0x000000CC
-EOF
-	cat >"$d/trace.ini" <<'EOF'
-[trace_buffers]
-buffers=buffer0
-
-[buffer0]
-name=ETB_0
-file=cstrace.bin
-format=coresight
-
-[source_buffers]
-ETM_0=ETB_0
-
-[core_trace_sources]
-cpu_0=ETM_0
-EOF
-}
+. "$(dirname "$0")/goodsnap.sh"
 
 # check NAME RC REGEX DUMP EDIT: a good snapshot, the shell command EDIT run
 # in it, then csdump perf and csdump snapshot on it.  DUMP (yes/no): whether
 # the memory dump survives into perf's memory image.
 check() {
 	local name=$1 want=$2 re=$3 dump=$4 edit=$5 d=$work/$1
-	good_snapshot "$d"
+	good_snapshot "$d" "$trace" "$work/gen/good.vmcore"
 	(cd "$d" && eval "$edit") || { fail "$name: cannot build the case"; return; }
 	run "$name.perf" "$csdump" perf "$d" -o "$work/$name.data"
 	verdict "$name.perf" "$want" "$re"

@@ -4,7 +4,8 @@
 # not ELF, is for another architecture, is cut short, has no code, or has a
 # program header that lies.  The control is a small AArch64 executable built
 # here with the cross compiler; every broken one must fail with exit 2, one
-# error line naming the file, and no output.
+# error line naming the file, and no output.  One whose symbols have no
+# string table decodes without names.
 # Usage: vmlinux.sh CSDUMP CORRUPT_GEN WORKDIR   (CORRUPT_WRAP: e.g. valgrind)
 csdump=$1 gen=$2 work=$3
 . "$(dirname "$0")/common.sh"
@@ -44,6 +45,19 @@ for i in range(phnum):
         struct.pack_into('<QQ', d, o + 32, 0x7ffffff0, 0x7ffffff0)  # filesz, memsz
 open(sys.argv[2], 'wb').write(d)
 EOF
+# The string table of the symbols is SHT_NOBITS: no names at all.
+python3 - "$work/arm64.elf" "$work/nobits.elf" <<'EOF'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+shoff, = struct.unpack_from('<Q', d, 40)
+shentsize, shnum = struct.unpack_from('<HH', d, 58)
+for i in range(shnum):
+    o = shoff + i * shentsize
+    if struct.unpack_from('<I', d, o + 4)[0] == 2:        # SHT_SYMTAB
+        link, = struct.unpack_from('<I', d, o + 40)
+        struct.pack_into('<I', d, shoff + link * shentsize + 4, 8)  # SHT_NOBITS
+open(sys.argv[2], 'wb').write(d)
+EOF
 
 # check NAME RC REGEX: decode and snapshot of the good vmcore with NAME.elf.
 check() {
@@ -64,13 +78,14 @@ check() {
 }
 
 check arm64 0 -
+check nobits 0 -
 check text 2 'text.elf: not an ELF file'
 check empty 2 'empty.elf: not an ELF file'
 check missing 2 'missing.elf: No such file'
 check x86 2 'x86.elf: .*(x86|machine 62).*AArch64'
 check trunc 2 'trunc.elf: (not an ELF|program header)'
 check object 2 'arm64.o: no executable PT_LOAD'
-check liar 2 'liar.elf: PT_LOAD at 0x[0-9a-f]+: (file size|cannot read)'
+check liar 2 'liar.elf: PT_LOAD at 0x[0-9a-f]+: 0x7ffffff0 bytes at offset 0x0 lie beyond the end'
 no_leftovers "$work"
 echo "$cases checks, $fails failure(s)"
 [ "$fails" -eq 0 ]

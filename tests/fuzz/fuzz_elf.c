@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fuzz target: loading a vmlinux (src/image.c: the architecture check and
+ * the executable PT_LOADs as the program image; src/symbols.c: its function
+ * symbols).  The input is the file.
+ */
+#include "diag.h"
+#include "dump.h"
+#include "image.h"
+#include "scratch.h"
+#include "symbols.h"
+
+static void quiet(enum csd_level level, const char *msg, void *arg)
+{
+	(void)level;
+	(void)msg;
+	(void)arg;
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	csd_set_msg_handler(quiet, NULL);
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *path = scratch_file("vmlinux", data, size);
+	struct csd_dump d = { 0 };
+	struct csd_syms *s = NULL;
+	char buf[128];
+
+	csd_image_check_vmlinux(path);
+	if (csd_image_add_vmlinux(&d, path, 0x1000) == CSD_OK && d.n_segs) {
+		struct csd_image im;
+		uint8_t w[8];
+
+		if (csd_image_index(&im, d.segs, d.n_segs) == CSD_OK) {
+			csd_image_read(&im, d.segs[0].vaddr, w, sizeof(w));
+			csd_image_release(&im);
+		}
+	}
+	csd_dump_free(&d);
+	if (csd_syms_load(&s, path, 0x1000, false) == CSD_OK) {
+		static const uint64_t addrs[] = { 0, 0x1000, 0x401000, 0xffff800008011000ull };
+
+		for (size_t i = 0; i < sizeof(addrs) / sizeof(addrs[0]); i++) {
+			csd_syms_lookup(s, addrs[i]);
+			csd_syms_format(s, addrs[i], buf, sizeof(buf));
+		}
+		csd_syms_free(s);
+	}
+	return 0;
+}

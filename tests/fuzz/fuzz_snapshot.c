@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fuzz target: OpenCSD snapshot directories (src/snapshot.c, src/ini.c).
+ * The input is up to six files separated by lines "%%": snapshot.ini,
+ * trace.ini, etm_0.ini, cpu_0.ini, cstrace.bin, mem.bin; a file the input
+ * does not reach is absent.
+ */
+#include <string.h>
+
+#include "diag.h"
+#include "dump.h"
+#include "scratch.h"
+#include "snapshot.h"
+
+static void quiet(enum csd_level level, const char *msg, void *arg)
+{
+	(void)level;
+	(void)msg;
+	(void)arg;
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	csd_set_msg_handler(quiet, NULL);
+	scratch_dir();
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const char *const files[] = {
+		"snapshot.ini", "trace.ini", "etm_0.ini", "cpu_0.ini", "cstrace.bin", "mem.bin",
+	};
+	static const char sep[] = "\n%%\n";
+	const uint8_t *p = data, *end = data + size;
+	struct csd_dump d = { 0 };
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		const uint8_t *cut = p ? memmem(p, (size_t)(end - p), sep, 4) : NULL;
+		size_t len = p ? (size_t)((cut ? cut : end) - p) : 0;
+
+		scratch_file(files[i], p, len);
+		p = cut ? cut + 4 : NULL;
+	}
+	if (csd_snapshot_is_dir(scratch_dir()))
+		csd_snapshot_read(scratch_dir(), &d);
+	csd_dump_free(&d);
+	return 0;
+}
