@@ -52,42 +52,38 @@ $(CRASH_EXT): $(CRASH_EXT_OBJS)
 -include $(wildcard $(CRASH_OUT)/obj/*.d)
 
 # --- tests -------------------------------------------------------------------
-# crash-symbols needs no vmcore.  crash-help and crash-injected open a vmcore
-# of the kernel with the series that this fragment makes itself (a plain
-# sysrq crash in QEMU, through tests/e2e/run-qemu.sh; ~15 s): crash-injected
-# gives a copy of it a registry of edge-case records (tests/crash/inject.py).
-# crash-extract opens the e2e sysrq scenario's vmcore, which holds real
-# saved trace, after that scenario ran (it skips while that is absent or
-# older than the vmlinux).  Both extract checks compare the extension's
-# output with the CLI's, file by file, and csdump -i with csdump info.
-CRASH_VMLINUX = $(KERNEL_VMLINUX)
-CRASH_CSDUMP  = $(HOST)/csdump
-CRASH_PLAIN   = $(CRASH_OUT)/plain
-CRASH_E2E     = check-e2e-sysrq
-CRASH_E2E_VMCORE = $(E2E)/sysrq/vmcore
+# crash-symbols needs no vmcore.  The others open CRASH_VMCORE, by default
+# the vmcore of the e2e sysrq scenario (a QEMU guest of the kernel with the
+# series, holding saved trace), with CRASH_VMLINUX, and run after that
+# scenario when it is part of make check; each skips while the vmcore is
+# absent or not a dump of the vmlinux's kernel (build IDs differ).
+#   crash-help       extend, help csdump, usage on bad command lines
+#   crash-extract    csdump OUTDIR writes what csdump extract writes, file by
+#                    file; csdump -i prints what csdump info prints
+#   crash-injected   the same on a copy of the vmcore whose registry
+#                    tests/crash/inject.py replaced with edge-case records
+CRASH_VMLINUX ?= $(KERNEL_VMLINUX)
+CRASH_VMCORE  ?= $(E2E)/sysrq/vmcore
+CRASH_CSDUMP   = $(HOST)/csdump
+CRASH_E2E      = $(filter check-e2e-sysrq,$(CHECKS))
 
-# This fragment is read before kernel.mk, e2e.mk and host.mk: the
-# prerequisites that name their outputs are expanded a second time, once
-# every fragment is read.
+# This fragment is read before host.mk and e2e.mk: prerequisites that name
+# their outputs or checks are expanded a second time, once all are read.
 .SECONDEXPANSION:
-$(CRASH_PLAIN)/vmcore: tests/crash/plain.script $$(KERNEL_STAMP) $$(E2E_INIT)
-	@mkdir -p $(CRASH_PLAIN).payload
-	env $(E2E_ENV) tests/e2e/run-qemu.sh $(CRASH_PLAIN) $< $(CRASH_PLAIN).payload
-
-.PHONY: check-crash-symbols check-crash-help check-crash-injected check-crash-extract
+.PHONY: check-crash-symbols check-crash-help check-crash-extract check-crash-injected
 check-crash-symbols: $(CRASH_EXT)
 	@$(HARNESS) crash-symbols tests/crash/symbols.sh $(CRASH_ROOT) $(CRASH_EXT)
 
-check-crash-help: $(CRASH_EXT) $(CRASH_PLAIN)/vmcore
+check-crash-help: $(CRASH_EXT) | $$(CRASH_E2E)
 	@$(HARNESS) crash-help tests/crash/help.sh $(CRASH_ROOT) $(CRASH_EXT) \
-		$(CRASH_VMLINUX) $(CRASH_PLAIN)/vmcore
+		$(CRASH_VMLINUX) $(CRASH_VMCORE)
 
-check-crash-injected: $(CRASH_EXT) $$(CRASH_CSDUMP) $(CRASH_PLAIN)/vmcore
-	@$(HARNESS) crash-injected tests/crash/injected.sh $(CRASH_ROOT) $(CRASH_EXT) \
-		$(CRASH_CSDUMP) $(CRASH_VMLINUX) $(CRASH_PLAIN)/vmcore $(CRASH_OUT)/injected
-
-check-crash-extract: $(CRASH_EXT) $$(CRASH_CSDUMP) | $(CRASH_E2E)
+check-crash-extract: $(CRASH_EXT) $$(CRASH_CSDUMP) | $$(CRASH_E2E)
 	@$(HARNESS) crash-extract tests/crash/extract.sh $(CRASH_ROOT) $(CRASH_EXT) \
-		$(CRASH_CSDUMP) $(CRASH_VMLINUX) $(CRASH_E2E_VMCORE) $(CRASH_OUT)/extract
+		$(CRASH_CSDUMP) $(CRASH_VMLINUX) $(CRASH_VMCORE) $(CRASH_OUT)/extract
 
-CHECKS += check-crash-symbols check-crash-help check-crash-injected
+check-crash-injected: $(CRASH_EXT) $$(CRASH_CSDUMP) | $$(CRASH_E2E)
+	@$(HARNESS) crash-injected tests/crash/injected.sh $(CRASH_ROOT) $(CRASH_EXT) \
+		$(CRASH_CSDUMP) $(CRASH_VMLINUX) $(CRASH_VMCORE) $(CRASH_OUT)/injected
+
+CHECKS += check-crash-symbols check-crash-help check-crash-extract check-crash-injected
