@@ -166,21 +166,43 @@ static void crash_msg(enum csd_level level, const char *msg, void *arg)
 	}
 }
 
-/* `csdump OUTDIR`: csd_registry_load() + csd_extract_write(), as the CLI. */
-static enum csd_err csdump_extract(const struct csd_mem *mem, const char *dir)
-{
+/*
+ * One command's resources.  crash longjmps back to its prompt on Ctrl-C or a
+ * FATAL error; it then calls pc->cmd_cleanup, which releases them (and on a
+ * normal return the command calls it itself).
+ */
+static struct csdump_run {
+	struct csd_mem mem;
 	struct csd_registry reg;
-	struct csd_dump d = { 0 };
+	struct csd_dump dump;
+} run;
+
+static void csdump_cleanup(void *arg)
+{
+	struct csdump_run *r = arg;
+
+	csd_set_msg_handler(NULL, NULL);
+	csd_registry_free(&r->reg);
+	csd_dump_free(&r->dump);
+	if (r->mem.ops)
+		r->mem.ops->close(r->mem.priv);
+	memset(r, 0, sizeof(*r));
+	pc->cmd_cleanup = NULL;
+	pc->cmd_cleanup_arg = NULL;
+}
+
+/* `csdump OUTDIR`: csd_registry_load() + csd_extract_write(), as the CLI. */
+static enum csd_err csdump_extract(struct csdump_run *r, const char *dir)
+{
 	enum csd_err err;
 
-	err = csd_registry_load(mem, &reg, &d);
+	err = csd_registry_load(&r->mem, &r->reg, &r->dump);
 	if (!err)
-		err = csd_extract_write(&d, &reg, mem->name, dir);
+		err = csd_extract_write(&r->dump, &r->reg, r->mem.name, dir);
 	if (!err)
 		fprintf(fp, "%s: %zu sink(s), %zu ETM(s), %zu bad record(s)%s\n", dir,
-			d.n_sinks, d.n_etms, reg.n_bad, reg.cut ? ", list cut" : "");
-	csd_registry_free(&reg);
-	csd_dump_free(&d);
+			r->dump.n_sinks, r->dump.n_etms, r->reg.n_bad,
+			r->reg.cut ? ", list cut" : "");
 	return err;
 }
 
@@ -188,7 +210,6 @@ static void cmd_csdump(void)
 {
 	int c, info = FALSE;
 	struct csd_info_counts counts;
-	struct csd_mem mem;
 	enum csd_err err;
 
 	while ((c = getopt(argcnt, args, "i")) != EOF) {
@@ -204,17 +225,19 @@ static void cmd_csdump(void)
 	if (argerrs || optind != argcnt - (info ? 0 : 1))
 		cmd_usage(pc->curcmd, SYNOPSIS);
 
-	if (!crash_mem_open(&mem)) {
+	pc->cmd_cleanup = csdump_cleanup;
+	pc->cmd_cleanup_arg = &run;
+	csd_set_msg_handler(crash_msg, NULL);
+	if (!crash_mem_open(&run.mem)) {
+		csdump_cleanup(&run);
 		error(INFO, "out of memory\n");
 		return;
 	}
-	csd_set_msg_handler(crash_msg, NULL);
 	if (info)
-		err = csd_registry_info(&mem, fp, &counts);
+		err = csd_registry_info(&run.mem, fp, &counts);
 	else
-		err = csdump_extract(&mem, args[optind]);
-	csd_set_msg_handler(NULL, NULL);
-	mem.ops->close(mem.priv);
+		err = csdump_extract(&run, args[optind]);
+	csdump_cleanup(&run);
 	/* The library has said what went wrong; this stands for the exit status. */
 	if (err)
 		error(INFO, "%s\n", csd_strerror(err));
