@@ -179,40 +179,37 @@ static void etm_cfg(ocsd_etmv4_cfg *cfg, const struct csd_etm *m)
 	cfg->core_prof = profile_CortexA;
 }
 
-static void lib_error(const char *what, const struct csd_sink *s, unsigned int id)
-{
-	char msg[256] = "";
-	ocsd_trc_index_t idx = 0;
-	uint8_t cid = 0;
-	ocsd_err_t err = ocsd_get_last_err(&idx, &cid, msg, sizeof(msg));
-
-	csd_error("sink %s, trace ID 0x%x: %s (OpenCSD error %d: %s)", s->name, id, what,
-		  (int)err, msg);
-}
-
 /* The single-source tree of trace ID @id, configured from its ETM @m. */
 static dcd_tree_handle_t id_tree_create(struct csd_idec *x, const struct csd_etm *m,
 					unsigned int id)
 {
-	dcd_tree_handle_t tree = ocsd_create_dcd_tree(OCSD_TRC_SRC_SINGLE, 0);
+	ocsd_err_t e = OCSD_ERR_MEM;
+	dcd_tree_handle_t tree;
 	ocsd_etmv4_cfg cfg;
 	unsigned char csid;
+	char buf[256];
 
-	if (!tree) {
-		csd_error("sink %s: cannot create an OpenCSD decode tree", x->s->name);
-		return NULL;
-	}
 	etm_cfg(&cfg, m);
-	if (ocsd_dt_add_callback_mem_acc(tree, 0, ~(ocsd_vaddr_t)0, OCSD_MEM_SPACE_ANY,
-					 mem_read, x) != OCSD_OK ||
-	    ocsd_dt_create_decoder(tree, OCSD_BUILTIN_DCD_ETMV4I, OCSD_CREATE_FLG_FULL_DECODER,
-				   &cfg, &csid) != OCSD_OK ||
-	    /* Attaches to the decoders that exist: after creating them. */
-	    ocsd_dt_set_gen_elem_outfn(tree, on_elem, x) != OCSD_OK) {
-		lib_error("cannot set up an ETMv4 decoder", x->s, id);
-		ocsd_destroy_dcd_tree(tree);
-		return NULL;
+	csd_ocsd_lock();
+	tree = ocsd_create_dcd_tree(OCSD_TRC_SRC_SINGLE, 0);
+	if (tree) {
+		e = ocsd_dt_add_callback_mem_acc(tree, 0, ~(ocsd_vaddr_t)0, OCSD_MEM_SPACE_ANY,
+						 mem_read, x);
+		if (e == OCSD_OK)
+			e = ocsd_dt_create_decoder(tree, OCSD_BUILTIN_DCD_ETMV4I,
+						   OCSD_CREATE_FLG_FULL_DECODER, &cfg, &csid);
+		/* Attaches to the decoders that exist: after creating them. */
+		if (e == OCSD_OK)
+			e = ocsd_dt_set_gen_elem_outfn(tree, on_elem, x);
+		if (e != OCSD_OK) {
+			ocsd_destroy_dcd_tree(tree);
+			tree = NULL;
+		}
 	}
+	csd_ocsd_unlock();
+	if (!tree)
+		csd_error("sink %s, trace ID 0x%x: cannot set up an ETMv4 decoder (%s)",
+			  x->s->name, id, csd_ocsd_strerror(e, buf, sizeof(buf)));
 	return tree;
 }
 
@@ -270,7 +267,8 @@ enum csd_err csd_decode_prepare(const struct csd_dump *d, const struct csd_decod
 	*total = 0;
 	for (i = 0; i < d->n_sinks; i++)
 		*total += d->sinks[i].len;
-	ocsd_def_errlog_init(OCSD_ERR_SEV_ERROR, 0);
+	/* Silent: decoding threads must not write the library's shared logger. */
+	ocsd_def_errlog_init(OCSD_ERR_SEV_NONE, 0);
 	return CSD_OK;
 }
 
@@ -319,9 +317,11 @@ void csd_idec_free(struct csd_idec *x)
 
 	if (!x)
 		return;
+	csd_ocsd_lock();
 	for (i = 0; i < CSD_TRACE_IDS; i++)
 		if (x->t[i].tree)
 			ocsd_destroy_dcd_tree(x->t[i].tree);
+	csd_ocsd_unlock();
 	csd_image_release(&x->img);
 	free(x);
 }

@@ -78,6 +78,17 @@ void csd_idec_free(struct csd_idec *x);
 enum csd_err csd_decode_prepare(const struct csd_dump *d, const struct csd_decode_opts *o,
 				bool ids[CSD_TRACE_IDS], uint8_t *single, uint64_t *total);
 
+/*
+ * OpenCSD's C API keeps global state (a map of trees, the error logger):
+ * trees are created and destroyed under this lock, and its logger is
+ * silenced (csd_decode_prepare) so that decoding threads never write it.
+ */
+void csd_ocsd_lock(void);
+void csd_ocsd_unlock(void);
+
+/* "OpenCSD error N: text" for @err into @buf. */
+const char *csd_ocsd_strerror(int err, char *buf, size_t len);
+
 /* Whether sink @s goes through the deformatter. */
 bool csd_sink_formatted(const struct csd_sink *s, uint8_t single);
 

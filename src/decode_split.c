@@ -8,6 +8,7 @@
  */
 #include <inttypes.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -149,14 +150,30 @@ static void split_register(void)
 
 /* ---- the data path ------------------------------------------------------ */
 
-static void lib_error(const char *what, const struct csd_sink *s)
-{
-	char msg[256] = "";
-	ocsd_trc_index_t idx = 0;
-	uint8_t id = 0;
-	ocsd_err_t err = ocsd_get_last_err(&idx, &id, msg, sizeof(msg));
+static pthread_mutex_t ocsd_lock = PTHREAD_MUTEX_INITIALIZER;
 
-	csd_error("sink %s: %s (OpenCSD error %d: %s)", s->name, what, (int)err, msg);
+void csd_ocsd_lock(void)
+{
+	pthread_mutex_lock(&ocsd_lock);
+}
+
+void csd_ocsd_unlock(void)
+{
+	pthread_mutex_unlock(&ocsd_lock);
+}
+
+const char *csd_ocsd_strerror(int err, char *buf, size_t len)
+{
+	char msg[200] = "";
+
+	ocsd_err_str((ocsd_err_t)err, msg, (int)sizeof(msg));
+	snprintf(buf, len, "OpenCSD error %d: %s", err, msg);
+	return buf;
+}
+
+static void resp_error(const char *what, const struct csd_sink *s, ocsd_datapath_resp_t r)
+{
+	csd_error("sink %s: %s (OpenCSD data path response %d)", s->name, what, (int)r);
 }
 
 static ocsd_datapath_resp_t tree_flush(dcd_tree_handle_t tree)
@@ -191,7 +208,7 @@ static enum csd_err deformat(dcd_tree_handle_t tree, const struct csd_sink *s, s
 		if (OCSD_DATA_RESP_IS_FATAL(r)) {
 			/* Random bytes make the deformatter say INVALID_PARAM too. */
 			if (r != OCSD_RESP_FATAL_INVALID_DATA && r != OCSD_RESP_FATAL_INVALID_PARAM) {
-				lib_error("fatal deformatter error", s);
+				resp_error("fatal deformatter error", s, r);
 				return CSD_ERR_DECODE;
 			}
 			/* A hostile frame: reset (the decoders see it too), go on after it. */
@@ -200,7 +217,7 @@ static enum csd_err deformat(dcd_tree_handle_t tree, const struct csd_sink *s, s
 			ocsd_dt_process_data(tree, OCSD_OP_RESET, 0, 0, NULL, NULL);
 			pos = (pos + OCSD_DFRMTR_FRAME_SIZE) & ~(size_t)(OCSD_DFRMTR_FRAME_SIZE - 1);
 		} else if (!used && !OCSD_DATA_RESP_IS_WAIT(r)) {
-			lib_error("the deformatter made no progress", s);
+			resp_error("the deformatter made no progress", s, r);
 			return CSD_ERR_DECODE;
 		}
 	}
@@ -213,7 +230,7 @@ static enum csd_err deformat(dcd_tree_handle_t tree, const struct csd_sink *s, s
 	if (l->nomem)
 		return CSD_ERR_NOMEM;
 	if (OCSD_DATA_RESP_IS_FATAL(r)) {
-		lib_error("fatal error at end of trace", s);
+		resp_error("fatal error at end of trace", s, r);
 		return CSD_ERR_DECODE;
 	}
 	return CSD_OK;
@@ -233,27 +250,36 @@ static enum csd_err split_formatted(const struct csd_sink *s, const bool want[CS
 			  (int)split_registered);
 		return CSD_ERR_DECODE;
 	}
+	csd_ocsd_lock();
 	tree = ocsd_create_dcd_tree(OCSD_TRC_SRC_FRAME_FORMATTED, OCSD_DFRMTR_FRAME_MEM_ALIGN);
-	if (!tree) {
-		csd_error("sink %s: cannot create an OpenCSD decode tree", s->name);
-		return CSD_ERR_DECODE;
-	}
-	for (id = 0; id < CSD_TRACE_IDS; id++) {
+	for (id = 0; tree && id < CSD_TRACE_IDS; id++) {
 		unsigned char csid;
+		ocsd_err_t e;
+		char buf[256];
 
 		if (!want[id])
 			continue;
 		dcd[id].id = (uint8_t)id;
 		dcd[id].l = out;
-		if (ocsd_dt_create_decoder(tree, SPLIT_NAME, OCSD_CREATE_FLG_FULL_DECODER, &dcd[id],
-					   &csid) != OCSD_OK) {
-			lib_error("cannot attach to the deformatter", s);
+		e = ocsd_dt_create_decoder(tree, SPLIT_NAME, OCSD_CREATE_FLG_FULL_DECODER, &dcd[id],
+					   &csid);
+		if (e != OCSD_OK) {
+			csd_error("sink %s: cannot attach to the deformatter (%s)", s->name,
+				  csd_ocsd_strerror(e, buf, sizeof(buf)));
 			ocsd_destroy_dcd_tree(tree);
+			csd_ocsd_unlock();
 			return CSD_ERR_DECODE;
 		}
 	}
+	csd_ocsd_unlock();
+	if (!tree) {
+		csd_error("sink %s: cannot create an OpenCSD decode tree", s->name);
+		return CSD_ERR_DECODE;
+	}
 	err = deformat(tree, s, len, out);
+	csd_ocsd_lock();
 	ocsd_destroy_dcd_tree(tree);
+	csd_ocsd_unlock();
 	return err;
 }
 

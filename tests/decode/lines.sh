@@ -39,7 +39,7 @@ fail = 0
 # 1. The ranges the encoder encoded, per trace ID, in order.
 enc = {}
 for l in open(work + '/encoded'):
-    _, tid, s, e, n = l.split()
+    _, tid, s, e, n = l.split()[:5]
     enc.setdefault(int(tid, 16), []).append((int(s, 16), int(e, 16), int(n)))
 got = {}
 for o in ranges:
