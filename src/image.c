@@ -139,20 +139,36 @@ static enum csd_err add_seg(struct csd_dump *d, const char *path, int fd, const 
 	return CSD_OK;
 }
 
-enum csd_err csd_image_check_vmlinux(const char *path)
+/* Open @path and begin reading it with libelf; reported on failure. */
+static enum csd_err elf_open(const char *path, int *fd, Elf **elf)
 {
-	enum csd_err err = CSD_OK;
-	GElf_Ehdr eh;
-	Elf *elf;
-	int fd;
-
 	elf_version(EV_CURRENT);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
+	*elf = NULL;
+	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (*fd < 0) {
 		csd_error("%s: %s", path, strerror(errno));
 		return CSD_ERR_IO;
 	}
-	elf = elf_begin(fd, ELF_C_READ, NULL);
+	*elf = elf_begin(*fd, ELF_C_READ, NULL);
+	return CSD_OK;
+}
+
+static void elf_close(int fd, Elf *elf)
+{
+	if (elf)
+		elf_end(elf);
+	close(fd);
+}
+
+enum csd_err csd_image_check_vmlinux(const char *path)
+{
+	GElf_Ehdr eh;
+	Elf *elf;
+	int fd;
+	enum csd_err err = elf_open(path, &fd, &elf);
+
+	if (err)
+		return err;
 	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
 		csd_error("%s: not an ELF file (%s)", path, elf_errmsg(-1));
 		err = CSD_ERR_FORMAT;
@@ -161,26 +177,19 @@ enum csd_err csd_image_check_vmlinux(const char *path)
 			  eh.e_machine, eh.e_machine == EM_X86_64 ? " (x86-64)" : "", EM_AARCH64);
 		err = CSD_ERR_ARCH;
 	}
-	if (elf)
-		elf_end(elf);
-	close(fd);
+	elf_close(fd, elf);
 	return err;
 }
 
 enum csd_err csd_image_add_vmlinux(struct csd_dump *d, const char *path, uint64_t offset)
 {
-	enum csd_err err = CSD_OK;
 	size_t nph, i, added = 0;
 	Elf *elf;
 	int fd;
+	enum csd_err err = elf_open(path, &fd, &elf);
 
-	elf_version(EV_CURRENT);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		csd_error("%s: %s", path, strerror(errno));
-		return CSD_ERR_IO;
-	}
-	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (err)
+		return err;
 	if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getphdrnum(elf, &nph)) {
 		csd_error("%s: not an ELF file with program headers (%s)", path,
 			elf_errmsg(-1));
@@ -206,9 +215,7 @@ enum csd_err csd_image_add_vmlinux(struct csd_dump *d, const char *path, uint64_
 		err = CSD_ERR_FORMAT;
 	}
 out:
-	if (elf)
-		elf_end(elf);
-	close(fd);
+	elf_close(fd, elf);
 	return err;
 }
 
