@@ -19,7 +19,7 @@ FUZZ_SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omi
 FUZZ_CFLAGS   := -g -O1 $(FUZZ_SAN)
 # The library sources as mk/host.mk takes them (read after this file).
 FUZZ_LIB_SRCS := $(filter-out src/cli%.c src/main.c src/crash%.c src/bench%.c,$(wildcard src/*.c))
-FUZZ_HELPERS  := fakemem scratch
+FUZZ_HELPERS  := fakemem fuzzutil
 FUZZ_BINS     := $(addprefix $(FUZZ)/fuzz_,$(FUZZ_TARGETS))
 
 $(FUZZ)/obj/%.o: src/%.c | $(DEPS_STAMP)

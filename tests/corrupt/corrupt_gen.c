@@ -46,6 +46,7 @@
 #define R_CAPACITY	64
 #define R_LEN		72
 #define R_OFFSET	80
+#define R_CRC		88
 
 static const char *dir;
 static uint8_t trace[8192];
@@ -99,7 +100,6 @@ static void put(struct vg *g, uint64_t va, const void *v, size_t len)
 	memcpy(vg_ptr(g, va, len), v, len);
 }
 
-static void put16(struct vg *g, uint64_t va, uint16_t v) { put(g, va, &v, 2); }
 static void put32(struct vg *g, uint64_t va, uint32_t v) { put(g, va, &v, 4); }
 
 static uint64_t sink(struct vg *g, struct expect *e, const char *name, size_t len,
@@ -412,43 +412,41 @@ static uint64_t with_victim(struct vg *g, struct expect *e)
 	return v;
 }
 
+/* One field of the victim's record set to a bad value. */
+static const struct {
+	const char *name;
+	unsigned int off, width;
+	uint64_t value;
+} bad_fields[] = {
+	{ "rec-magic", R_MAGIC, 4, 0x12345678 },
+	{ "rec-version", R_VERSION, 2, 2 },
+	{ "rec-size-small", R_SIZE, 2, 64 },
+	{ "rec-size-huge", R_SIZE, 2, 0xffff },
+	{ "rec-kind", R_KIND, 2, 7 },
+	{ "rec-len-over-capacity", R_LEN, 8, 5000 },		/* capacity 4096 */
+	{ "rec-capacity-4g", R_CAPACITY, 8, 4ull << 30 },
+	{ "rec-capacity-zero", R_CAPACITY, 8, 0 },
+	{ "rec-offset-over-capacity", R_OFFSET, 8, 4096 },
+	{ "rec-bad-crc", R_CRC, 4, 0xdeadbeef },
+};
+
 static void record_cases(void)
 {
 	struct expect e;
 	struct vg g;
 	uint64_t v;
 
-	v = with_victim(&g, &e);
-	put32(&g, v + R_MAGIC, 0x12345678);
-	emit(&g, "rec-magic", &e, 0);
+	for (size_t i = 0; i < sizeof(bad_fields) / sizeof(bad_fields[0]); i++) {
+		uint64_t le = bad_fields[i].value;	/* the host is little-endian too */
 
-	v = with_victim(&g, &e);
-	put16(&g, v + R_VERSION, 2);
-	emit(&g, "rec-version", &e, 0);
-
-	v = with_victim(&g, &e);
-	put16(&g, v + R_SIZE, 64);
-	emit(&g, "rec-size-small", &e, 0);
-
-	v = with_victim(&g, &e);
-	put16(&g, v + R_SIZE, 0xffff);
-	emit(&g, "rec-size-huge", &e, 0);
-
-	v = with_victim(&g, &e);
-	put16(&g, v + R_KIND, 7);
-	emit(&g, "rec-kind", &e, 0);
+		v = with_victim(&g, &e);
+		put(&g, v + bad_fields[i].off, &le, bad_fields[i].width);
+		emit(&g, bad_fields[i].name, &e, 0);
+	}
 
 	v = with_victim(&g, &e);
 	memset(vg_ptr(&g, v + R_NAME, 32), 'A', 32);
 	emit(&g, "rec-name-unterminated", &e, 0);
-
-	v = with_victim(&g, &e);
-	vg_put64(&g, v + R_LEN, 5000);			/* capacity 4096 */
-	emit(&g, "rec-len-over-capacity", &e, 0);
-
-	v = with_victim(&g, &e);
-	vg_put64(&g, v + R_CAPACITY, 4ull << 30);
-	emit(&g, "rec-capacity-4g", &e, 0);
 
 	/* 1 GiB is within the bound: the buffer itself is not in the dump. */
 	v = with_victim(&g, &e);
@@ -456,18 +454,6 @@ static void record_cases(void)
 	vg_put64(&g, v + R_LEN, 1ull << 30);
 	vg_put64(&g, v + R_OFFSET, 0);
 	emit(&g, "rec-capacity-1g", &e, 0);
-
-	v = with_victim(&g, &e);
-	vg_put64(&g, v + R_CAPACITY, 0);
-	emit(&g, "rec-capacity-zero", &e, 0);
-
-	v = with_victim(&g, &e);
-	vg_put64(&g, v + R_OFFSET, 4096);
-	emit(&g, "rec-offset-over-capacity", &e, 0);
-
-	v = with_victim(&g, &e);
-	put32(&g, v + 88, 0xdeadbeef);
-	emit(&g, "rec-bad-crc", &e, 0);
 
 	/* The buffer nowhere: both addresses unmapped. */
 	v = with_victim(&g, &e);
@@ -492,7 +478,7 @@ static void record_cases(void)
 	/* Only bad records: nothing to extract. */
 	vg_init(&g, 1);
 	v = sink(&g, NULL, "tmc_etf0", 512, 512, 0, 0);
-	put32(&g, v + 88, 0xdeadbeef);
+	put32(&g, v + R_CRC, 0xdeadbeef);
 	emit(&g, "rec-all-bad", NULL, 0);
 
 	/* Intact, but nothing saved. */
@@ -509,74 +495,56 @@ static void record_cases(void)
 
 /* ---- the metadata ------------------------------------------------------------ */
 
+/* ETM 0 and the good sink, intact: the start of every metadata case. */
+static void meta_base(struct vg *g, struct expect *e)
+{
+	memset(e, 0, sizeof(*e));
+	vg_init(g, 1);
+	etm(g, e, 0, 0x10, 1);
+	sink(g, e, "tmc_etf0", 2048, 2048, 700, 1);
+}
+
 static void metadata_cases(void)
 {
+	/* A bad ETM 1: record CPU, block CPU, record trace ID, TRCTRACEIDR. */
+	static const struct {
+		const char *name;
+		int cpu;
+		uint64_t meta_cpu;
+		uint32_t id, traceidr;
+	} bad[] = {
+		{ "meta-traceid-0x70", 1, 1, 0x70, 0x70 },	/* reserved IDs */
+		{ "meta-traceid-0x7f", 1, 1, 0x7f, 0x7f },
+		{ "meta-traceid-0", 1, 1, 0, 0 },
+		{ "meta-traceid-mismatch", 1, 1, 0x11, 0x12 },
+		{ "meta-cpu-mismatch", 1, 3, 0x11, 0x11 },	/* the block names CPU 3 */
+	};
 	struct expect e;
 	struct vg g;
 	uint64_t v;
 
-	/* Two records for CPU 0: the first is kept. */
-	memset(&e, 0, sizeof(e));
-	vg_init(&g, 1);
-	etm(&g, &e, 0, 0x10, 1);
-	sink(&g, &e, "tmc_etf0", 2048, 2048, 700, 1);
+	/* Two records for CPU 0, two CPUs with one trace ID: the first is kept. */
+	meta_base(&g, &e);
 	etm(&g, NULL, 0, 0x12, 0);
 	etm(&g, &e, 1, 0x11, 1);
 	emit(&g, "meta-dup-cpu", &e, 0);
-
-	/* Two CPUs with one trace ID: the first is kept. */
-	memset(&e, 0, sizeof(e));
-	vg_init(&g, 1);
-	etm(&g, &e, 0, 0x10, 1);
-	sink(&g, &e, "tmc_etf0", 2048, 2048, 700, 1);
+	meta_base(&g, &e);
 	etm(&g, NULL, 1, 0x10, 0);
 	etm(&g, &e, 2, 0x12, 1);
 	emit(&g, "meta-traceid-collide", &e, 0);
 
-	/* Trace IDs the architecture reserves: 0, 0x70..0x7f. */
-	static const struct { const char *name; uint32_t id; } ids[] = {
-		{ "meta-traceid-0x70", 0x70 }, { "meta-traceid-0x7f", 0x7f },
-		{ "meta-traceid-0", 0 },
-	};
-	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
-		memset(&e, 0, sizeof(e));
-		vg_init(&g, 1);
-		etm(&g, &e, 0, 0x10, 1);
-		sink(&g, &e, "tmc_etf0", 2048, 2048, 700, 1);
-		etm(&g, NULL, 1, ids[i].id, 0);
-		emit(&g, ids[i].name, &e, 0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		meta_base(&g, &e);
+		etm_full(&g, NULL, bad[i].cpu, bad[i].meta_cpu, bad[i].id, bad[i].traceidr, 0);
+		emit(&g, bad[i].name, &e, 0);
 	}
 
-	/* The record's trace ID and TRCTRACEIDR disagree. */
-	memset(&e, 0, sizeof(e));
-	vg_init(&g, 1);
-	etm(&g, &e, 0, 0x10, 1);
-	sink(&g, &e, "tmc_etf0", 2048, 2048, 700, 1);
-	etm_full(&g, NULL, 1, 1, 0x11, 0x12, 0);
-	emit(&g, "meta-traceid-mismatch", &e, 0);
-
-	/* The block names another CPU than its record. */
-	memset(&e, 0, sizeof(e));
-	vg_init(&g, 1);
-	etm(&g, &e, 0, 0x10, 1);
-	sink(&g, &e, "tmc_etf0", 2048, 2048, 700, 1);
-	etm_full(&g, NULL, 1, 3, 0x11, 0x11, 0);
-	emit(&g, "meta-cpu-mismatch", &e, 0);
-
-	/* Metadata of the wrong length (must be 80 bytes). */
-	memset(&e, 0, sizeof(e));
-	vg_init(&g, 1);
-	etm(&g, &e, 0, 0x10, 1);
-	sink(&g, &e, "tmc_etf0", 2048, 2048, 700, 1);
+	/* Metadata of the wrong length (must be 80 bytes); record CPU -1. */
+	meta_base(&g, &e);
 	v = etm(&g, NULL, 1, 0x11, 0);
 	vg_put64(&g, v + R_LEN, 72);
 	emit(&g, "meta-short", &e, 0);
-
-	/* Record CPU -1 for metadata. */
-	memset(&e, 0, sizeof(e));
-	vg_init(&g, 1);
-	etm(&g, &e, 0, 0x10, 1);
-	sink(&g, &e, "tmc_etf0", 2048, 2048, 700, 1);
+	meta_base(&g, &e);
 	v = etm(&g, NULL, 1, 0x11, 0);
 	put32(&g, v + R_CPU, 0xffffffff);
 	emit(&g, "meta-cpu-negative", &e, 0);

@@ -32,31 +32,26 @@ cc -O1 -o "$work/x86.elf" -x c - <<<'int main(void) { return 0; }' || exit 1
 printf 'this is not an ELF file\n' >"$work/text.elf"
 : >"$work/empty.elf"
 head -c 200 "$work/arm64.elf" >"$work/trunc.elf"
-# The executable PT_LOAD claims far more file bytes than it has.
-python3 - "$work/arm64.elf" "$work/liar.elf" <<'EOF'
+# liar: the executable PT_LOAD claims far more file bytes than it has;
+# nobits: the string table of the symbols is SHT_NOBITS (no names at all).
+python3 - "$work/arm64.elf" "$work/liar.elf" "$work/nobits.elf" <<'EOF'
 import struct, sys
-d = bytearray(open(sys.argv[1], 'rb').read())
-phoff, = struct.unpack_from('<Q', d, 32)
-phentsize, phnum = struct.unpack_from('<HH', d, 54)
-for i in range(phnum):
-    o = phoff + i * phentsize
-    ptype, pflags = struct.unpack_from('<II', d, o)
-    if ptype == 1 and pflags & 1:
-        struct.pack_into('<QQ', d, o + 32, 0x7ffffff0, 0x7ffffff0)  # filesz, memsz
-open(sys.argv[2], 'wb').write(d)
-EOF
-# The string table of the symbols is SHT_NOBITS: no names at all.
-python3 - "$work/arm64.elf" "$work/nobits.elf" <<'EOF'
-import struct, sys
-d = bytearray(open(sys.argv[1], 'rb').read())
-shoff, = struct.unpack_from('<Q', d, 40)
-shentsize, shnum = struct.unpack_from('<HH', d, 58)
-for i in range(shnum):
-    o = shoff + i * shentsize
-    if struct.unpack_from('<I', d, o + 4)[0] == 2:        # SHT_SYMTAB
-        link, = struct.unpack_from('<I', d, o + 40)
-        struct.pack_into('<I', d, shoff + link * shentsize + 4, 8)  # SHT_NOBITS
-open(sys.argv[2], 'wb').write(d)
+good = open(sys.argv[1], 'rb').read()
+def headers(off, entsize, num):
+    return range(off, off + entsize * num, entsize)
+liar, nobits = bytearray(good), bytearray(good)
+phoff, shoff = struct.unpack_from('<QQ', good, 32)
+phentsize, phnum, shentsize, shnum = struct.unpack_from('<HHHH', good, 54)
+for o in headers(phoff, phentsize, phnum):
+    ptype, pflags = struct.unpack_from('<II', good, o)
+    if ptype == 1 and pflags & 1:                                       # PT_LOAD, PF_X
+        struct.pack_into('<QQ', liar, o + 32, 0x7ffffff0, 0x7ffffff0)  # filesz, memsz
+for o in headers(shoff, shentsize, shnum):
+    if struct.unpack_from('<I', good, o + 4)[0] == 2:                    # SHT_SYMTAB
+        link, = struct.unpack_from('<I', good, o + 40)
+        struct.pack_into('<I', nobits, shoff + link * shentsize + 4, 8)  # SHT_NOBITS
+open(sys.argv[2], 'wb').write(liar)
+open(sys.argv[3], 'wb').write(nobits)
 EOF
 
 # check NAME RC REGEX: decode and snapshot of the good vmcore with NAME.elf.

@@ -4,24 +4,16 @@
  * the executable PT_LOADs as the program image; src/symbols.c: its function
  * symbols).  The input is the file.
  */
-#include "diag.h"
 #include "dump.h"
 #include "image.h"
-#include "scratch.h"
+#include "fuzzutil.h"
 #include "symbols.h"
-
-static void quiet(enum csd_level level, const char *msg, void *arg)
-{
-	(void)level;
-	(void)msg;
-	(void)arg;
-}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	csd_set_msg_handler(quiet, NULL);
+	fuzz_quiet();
 	return 0;
 }
 

@@ -8,18 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "diag.h"
 #include "dump.h"
 #include "fakemem.h"
+#include "fuzzutil.h"
 #include "registry.h"
 #include "registry_info.h"
-
-static void quiet(enum csd_level level, const char *msg, void *arg)
-{
-	(void)level;
-	(void)msg;
-	(void)arg;
-}
 
 static FILE *devnull;
 
@@ -27,7 +20,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	csd_set_msg_handler(quiet, NULL);
+	fuzz_quiet();
 	devnull = fopen("/dev/null", "w");
 	return devnull ? 0 : 1;
 }

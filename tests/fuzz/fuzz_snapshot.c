@@ -7,23 +7,15 @@
  */
 #include <string.h>
 
-#include "diag.h"
 #include "dump.h"
-#include "scratch.h"
+#include "fuzzutil.h"
 #include "snapshot.h"
-
-static void quiet(enum csd_level level, const char *msg, void *arg)
-{
-	(void)level;
-	(void)msg;
-	(void)arg;
-}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	csd_set_msg_handler(quiet, NULL);
+	fuzz_quiet();
 	scratch_dir();
 	return 0;
 }

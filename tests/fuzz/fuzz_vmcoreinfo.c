@@ -7,27 +7,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
 #include "dump.h"
 #include "fakemem.h"
+#include "fuzzutil.h"
 #include "registry.h"
 #include "vmcoreinfo.h"
 
 static uint8_t image[4096];
 static size_t image_len;
 
-static void quiet(enum csd_level level, const char *msg, void *arg)
-{
-	(void)level;
-	(void)msg;
-	(void)arg;
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	csd_set_msg_handler(quiet, NULL);
+	fuzz_quiet();
 	image_len = fake_registry(image, sizeof(image), 512);
 	return image_len ? 0 : 1;
 }

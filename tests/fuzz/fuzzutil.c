@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The file fuzzers' scratch directory. */
+/* What every fuzz target shares. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "scratch.h"
+#include "diag.h"
+#include "fuzzutil.h"
 
 #define MAX_NAMES 16
 
@@ -14,6 +15,18 @@ static char dir[256];
 static char names[MAX_NAMES][64];
 static size_t n_names;
 static char path[512];
+
+static void quiet(enum csd_level level, const char *msg, void *arg)
+{
+	(void)level;
+	(void)msg;
+	(void)arg;
+}
+
+void fuzz_quiet(void)
+{
+	csd_set_msg_handler(quiet, NULL);
+}
 
 static void cleanup(void)
 {
