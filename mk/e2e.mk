@@ -42,3 +42,5 @@ $(addprefix check-e2e-,$(E2E_SCENARIOS)): check-e2e-%: e2e-prep
 
 demo: e2e-prep
 	@env $(E2E_ENV) tests/e2e/demo.sh
+
+CHECKS += $(addprefix check-e2e-,$(E2E_SCENARIOS)) check-e2e-demo
