@@ -14,15 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <opencsd/c_api/opencsd_c_api.h>
-
 #include "decode.h"
 #include "decode_int.h"
 #include "diag.h"
 #include "image.h"
-
-/* Flushes in a row before we call a tree stuck. */
-#define MAX_FLUSHES	100000u
 
 /* The decoder of one trace ID. */
 struct id_tree {
@@ -337,16 +332,6 @@ void csd_idec_report(struct csd_idec *x)
 				 x->t[i].rejected);
 }
 
-static ocsd_datapath_resp_t tree_flush(struct csd_idec *x, dcd_tree_handle_t tree)
-{
-	ocsd_datapath_resp_t r = OCSD_RESP_WAIT;
-	unsigned int n;
-
-	for (n = 0; n < MAX_FLUSHES && OCSD_DATA_RESP_IS_WAIT(r) && !x->stop; n++)
-		r = ocsd_dt_process_data(tree, OCSD_OP_FLUSH, 0, 0, NULL, NULL);
-	return r;
-}
-
 int csd_idec_op(struct csd_idec *x, const struct csd_oplist *l, size_t seq)
 {
 	const struct csd_op *op = &l->ops[seq];
@@ -361,7 +346,7 @@ int csd_idec_op(struct csd_idec *x, const struct csd_oplist *l, size_t seq)
 		r = ocsd_dt_process_data(t->tree, (ocsd_datapath_op_t)op->kind, op->index, 0, NULL,
 					 NULL);
 		if (OCSD_DATA_RESP_IS_WAIT(r))
-			r = tree_flush(x, t->tree);
+			r = csd_ocsd_flush(t->tree, &x->stop);
 	}
 	while (op->kind == OCSD_OP_DATA && pos < op->len && !x->stop &&
 	       !OCSD_DATA_RESP_IS_FATAL(r)) {
@@ -371,7 +356,7 @@ int csd_idec_op(struct csd_idec *x, const struct csd_oplist *l, size_t seq)
 					 l->data + op->off + pos, &used);
 		pos += used;
 		if (OCSD_DATA_RESP_IS_WAIT(r))
-			r = tree_flush(x, t->tree);
+			r = csd_ocsd_flush(t->tree, &x->stop);
 		else if (!used && !OCSD_DATA_RESP_IS_FATAL(r))
 			r = OCSD_RESP_FATAL_SYS_ERR;	/* no progress: give the chunk up */
 	}

@@ -20,6 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <opencsd/c_api/opencsd_c_api.h>
+
 #include "decode.h"
 
 #define CSD_TRACE_IDS	128
@@ -85,6 +87,9 @@ enum csd_err csd_decode_prepare(const struct csd_dump *d, const struct csd_decod
  */
 void csd_ocsd_lock(void);
 void csd_ocsd_unlock(void);
+
+/* Flush @tree while it answers WAIT (bounded; stops early when *@stop). */
+ocsd_datapath_resp_t csd_ocsd_flush(dcd_tree_handle_t tree, const int *stop);
 
 /* "OpenCSD error N: text" for @err into @buf. */
 const char *csd_ocsd_strerror(int err, char *buf, size_t len);

@@ -18,8 +18,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <opencsd/c_api/opencsd_c_api.h>
-
 #include "decode_int.h"
 #include "diag.h"
 

@@ -176,12 +176,12 @@ static void resp_error(const char *what, const struct csd_sink *s, ocsd_datapath
 	csd_error("sink %s: %s (OpenCSD data path response %d)", s->name, what, (int)r);
 }
 
-static ocsd_datapath_resp_t tree_flush(dcd_tree_handle_t tree)
+ocsd_datapath_resp_t csd_ocsd_flush(dcd_tree_handle_t tree, const int *stop)
 {
 	ocsd_datapath_resp_t r = OCSD_RESP_WAIT;
 	unsigned int n;
 
-	for (n = 0; n < MAX_FLUSHES && OCSD_DATA_RESP_IS_WAIT(r); n++)
+	for (n = 0; n < MAX_FLUSHES && OCSD_DATA_RESP_IS_WAIT(r) && !(stop && *stop); n++)
 		r = ocsd_dt_process_data(tree, OCSD_OP_FLUSH, 0, 0, NULL, NULL);
 	return r;
 }
@@ -202,7 +202,7 @@ static enum csd_err deformat(dcd_tree_handle_t tree, const struct csd_sink *s, s
 					 s->data + pos, &used);
 		pos += used;
 		if (OCSD_DATA_RESP_IS_WAIT(r))
-			r = tree_flush(tree);
+			r = csd_ocsd_flush(tree, NULL);
 		if (l->nomem)
 			return CSD_ERR_NOMEM;
 		if (OCSD_DATA_RESP_IS_FATAL(r)) {
@@ -226,7 +226,7 @@ static enum csd_err deformat(dcd_tree_handle_t tree, const struct csd_sink *s, s
 			 skipped, first_bad);
 	r = ocsd_dt_process_data(tree, OCSD_OP_EOT, 0, 0, NULL, NULL);
 	if (OCSD_DATA_RESP_IS_WAIT(r))
-		r = tree_flush(tree);
+		r = csd_ocsd_flush(tree, NULL);
 	if (l->nomem)
 		return CSD_ERR_NOMEM;
 	if (OCSD_DATA_RESP_IS_FATAL(r)) {
