@@ -41,11 +41,14 @@ $(KERNEL_STAMP): $(KERNEL_INPUTS) | $(DEPS_STAMP)
 kunit: kernel-tree
 	flock $(KBUILD_LOCK) tests/kunit/run.sh $(KERNEL_SRC) $(KUNIT_OUT)
 
-# The series' checks, cheapest first.
+# The series' checks, cheapest first; all of them, and KUnit, run in `make check`.
+CHECKS += check-kernel-apply check-kernel-checkpatch check-kernel-build \
+	  check-kernel-sparse check-kernel-modular check-kernel-nokdump check-kunit
+
 kernel-check: check-kernel-apply check-kernel-checkpatch check-kernel-sparse \
 	      check-kernel-modular check-kernel-nokdump
 
-check-kernel-apply: $(DEPS_STAMP)
+check-kernel-apply: kernel-tree
 	@$(HARNESS) kernel-apply kernel/scripts/check.sh apply $(KERNEL_SRC) $(BUILD)/kernel-check
 
 check-kernel-checkpatch: kernel-tree

@@ -50,4 +50,4 @@ cp "$tmp/series" "$patches/series"
 
 # The tree already has these commits: record it so tree.sh leaves it alone.
 want=$(cd "$patches" && { cat series; grep -v '^\s*\(#\|$\)' series | xargs -r cat; } | sha256sum | cut -d' ' -f1)
-echo "$want" >"$src/.git/csdump-series"
+echo "$want $(git -C "$src" rev-parse HEAD)" >"$src/.git/csdump-series"

@@ -19,6 +19,29 @@ gitk() {
 		-c commit.gpgsign=false "$@"
 }
 
+# Changing the tree under a running build would corrupt it: anything but the
+# no-op path runs under the kernel build lock (re-checked once held).
+lock=${KBUILD_LOCK:-/tmp/csdump-kbuild.lock}
+series_id() {
+	(cd "$patches" && { cat series; grep -v '^\s*\(#\|$\)' series | xargs -r cat; } | sha256sum | cut -d' ' -f1)
+}
+# The stamp holds the series identity and the HEAD it produced.  Local
+# edits on top (uncommitted, or commits not exported yet) are left alone
+# while the series is unchanged.
+up_to_date() {
+	git -C "$src" rev-parse -q --verify refs/tags/base >/dev/null 2>&1 &&
+		[ -f "$stamp" ] && [ "$(cut -d' ' -f1 "$stamp")" = "$(series_id)" ]
+}
+if up_to_date; then
+	exit 0
+fi
+if [ -z "${CSDUMP_TREE_LOCKED:-}" ]; then
+	CSDUMP_TREE_LOCKED=1 exec flock "$lock" "$0" "$@"
+fi
+if up_to_date; then
+	exit 0
+fi
+
 if ! git -C "$src" rev-parse -q --verify refs/tags/base >/dev/null 2>&1; then
 	[ -r "$tarball" ] || { echo "tree.sh: $tarball missing (apt install linux-source-6.1)" >&2; exit 1; }
 	echo "tree.sh: unpacking $tarball into $src"
@@ -33,9 +56,16 @@ if ! git -C "$src" rev-parse -q --verify refs/tags/base >/dev/null 2>&1; then
 fi
 
 # Identity of the series: the series file and every patch it names, in order.
-want=$(cd "$patches" && { cat series; grep -v '^\s*\(#\|$\)' series | xargs -r cat; } | sha256sum | cut -d' ' -f1)
-if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -z "$(gitk status --porcelain -uno)" ]; then
-	exit 0
+want=$(series_id)
+
+# Never throw away work: a tree with changes the series does not have.
+if [ -f "$stamp" ]; then
+	if [ -n "$(gitk status --porcelain -uno)" ] ||
+	   [ "$(gitk rev-parse HEAD)" != "$(cut -d' ' -f2 "$stamp")" ]; then
+		echo "tree.sh: $src has local changes and kernel/patches changed;" >&2
+		echo "tree.sh: export them (kernel/scripts/export.sh) or discard them first" >&2
+		exit 1
+	fi
 fi
 
 echo "tree.sh: applying kernel/patches/series to $src"
@@ -49,4 +79,4 @@ grep -v '^\s*\(#\|$\)' "$patches/series" | while read -r p; do
 		exit 1
 	}
 done
-echo "$want" >"$stamp"
+echo "$want $(gitk rev-parse HEAD)" >"$stamp"
