@@ -8,7 +8,7 @@
 # no perf.data, no temporary file); a partial result (exit 5) names the
 # skipped record in a warning and extracts the intact records byte for byte
 # as the generator put them in (NAME.expect/); perf.data is written exactly
-# when extract succeeds.
+# when extract succeeds.  Last, an output that fails half-way (efbig).
 # Usage: vmcore.sh CSDUMP CORRUPT_GEN WORKDIR   (CORRUPT_WRAP: e.g. valgrind)
 csdump=$1 gen=$2 work=$3
 . "$(dirname "$0")/common.sh"
@@ -154,6 +154,21 @@ run good-kdump "$csdump" extract "$work/good.kdump" -o "$work/good-kdump.x"
 verdict good-kdump 0 -
 for f in cstrace.bin metadata.bin; do
 	cmp -s "$work/good.expect/$f" "$work/good-kdump.x/$f" || fail "good.kdump: $f differs"
+done
+# An output that cannot be written whole (a 2 KiB file size limit: perf.data
+# fails with EFBIG) is reported and leaves no part of itself; the files
+# written before it are complete.
+(
+	trap '' XFSZ
+	ulimit -f 2
+	run efbig "$csdump" extract "$work/good.vmcore" -o "$work/efbig.x"
+	echo "$rc" >"$work/efbig.rc"
+)
+read -r rc <"$work/efbig.rc"
+verdict efbig 2 'efbig.x/perf.data: write failed: File too large'
+[ -e "$work/efbig.x/perf.data" ] && fail "efbig: a perf.data was left"
+for f in cstrace.bin metadata.bin; do
+	cmp -s "$work/good.expect/$f" "$work/efbig.x/$f" || fail "efbig: $f incomplete"
 done
 no_leftovers "$work"
 echo "$cases checks, $fails failure(s)"
