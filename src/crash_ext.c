@@ -97,7 +97,7 @@ static char *crash_vmcoreinfo_text(void)
 {
 	char name[NOTE_ALIGN(sizeof(VMCOREINFO_NAME))];
 	struct crash_nhdr nh;
-	ulong note;
+	ulong note = 0;
 	char *text;
 
 	if (!symbol_exists("vmcoreinfo_note")) {
