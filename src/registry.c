@@ -301,6 +301,15 @@ static enum csd_err read_buf(const struct csd_mem *m, const struct csd_record *r
 	return csd_mem_read(m, CSD_KVADDR, r->buf_vaddr + off, out, len);
 }
 
+/* Are the first and the last of @len bytes at @off of @r's buffer in the dump? */
+static bool buf_present(const struct csd_mem *m, const struct csd_record *r, uint64_t off,
+			size_t len)
+{
+	uint8_t b;
+
+	return !len || (!read_buf(m, r, off, &b, 1) && !read_buf(m, r, off + len - 1, &b, 1));
+}
+
 static void check_etm(struct csd_record *r, const uint8_t *data)
 {
 	uint64_t magic = le64(data), cpu = le64(data + 8), nr = le64(data + 16);
@@ -330,17 +339,18 @@ enum csd_err csd_record_read(const struct csd_mem *m, struct csd_record *r,
 	*len = 0;
 	if (r->state != CSD_REC_OK)
 		return CSD_ERR_CORRUPT;
+	/* Circular: [data_offset, capacity) first, then from 0. */
+	first = r->capacity - r->data_offset < n ? (size_t)(r->capacity - r->data_offset) : n;
+	/* Allocate nothing for a buffer the dump does not hold at all. */
+	if (!buf_present(m, r, r->data_offset, first) || !buf_present(m, r, 0, n - first))
+		goto unmapped;
 	buf = malloc(n ? n : 1);
 	if (!buf)
 		return CSD_ERR_NOMEM;
-	/* Circular: [data_offset, capacity) first, then from 0. */
-	first = r->capacity - r->data_offset < n ? (size_t)(r->capacity - r->data_offset) : n;
 	if (read_buf(m, r, r->data_offset, buf, first) ||
 	    read_buf(m, r, 0, buf + first, n - first)) {
 		free(buf);
-		mark_bad(NULL, r, "buffer at 0x%llx (phys 0x%llx) not in the dump",
-			 (unsigned long long)r->buf_vaddr, (unsigned long long)r->buf_paddr);
-		return CSD_ERR_UNMAPPED;
+		goto unmapped;
 	}
 	r->crc_checked = true;
 	r->crc_ok = crc32_all(buf, n) == r->data_crc;
@@ -356,6 +366,10 @@ enum csd_err csd_record_read(const struct csd_mem *m, struct csd_record *r,
 	*data = buf;
 	*len = n;
 	return CSD_OK;
+unmapped:
+	mark_bad(NULL, r, "buffer at 0x%llx (phys 0x%llx) not in the dump",
+		 (unsigned long long)r->buf_vaddr, (unsigned long long)r->buf_paddr);
+	return CSD_ERR_UNMAPPED;
 }
 
 static enum csd_err add_etm(struct csd_dump *d, struct csd_registry *reg,
