@@ -76,14 +76,21 @@ cat "$out/times"
 echo "== checks"
 "$CSDUMP" decode "$out/vmcore" --vmlinux "$VMLINUX" --cpu 0 --last 0 \
 	--format jsonl >"$out/decode-cpu0.jsonl"
-python3 - "$in/synth" "$out/extract" "$out/decode-cpu0.jsonl" "$chain" <<'PY'
-import json, sys
-synth, extract, decode, chain = sys.argv[1:]
+python3 - "$in/synth" "$out/extract" "$out/decode-cpu0.jsonl" "$chain" \
+	"$out/console.log" <<'PY'
+import json, re, sys
+synth, extract, decode, chain, console = sys.argv[1:]
 bad = 0
 def check(ok, what):
     global bad
     print(("ok    " if ok else "FAIL  ") + what)
     bad += not ok
+# The real panic ran on the CPU whose synthesized trace runs the panic path.
+text = open(console, "rb").read().decode("utf-8", "replace")
+m = re.search(r"sysrq: Trigger a crash.*?\n.*?CPU: (\d+) PID: \d+ Comm: init", text,
+              re.S)
+check(m is not None and m.group(1) == "0",
+      f"the guest panicked on CPU {m.group(1) if m else '?'} (want 0)")
 def read(path):
     with open(path, "rb") as f:
         return f.read()
