@@ -14,8 +14,22 @@ trap 'rm -rf "$tmp"' EXIT
 
 git -C "$src" format-patch -q -N --no-signature -o "$tmp" base..HEAD
 
-subject_of() { sed -n 's/^Subject: //p' "$1" | head -n 1; }
-body_of() { tail -n +2 "$1"; }
+# The subject without its "[PATCH n/m]" prefix, unfolded.
+subject_of() {
+	awk '/^Subject: /{s=substr($0,10); f=1; next} f && /^[ \t]/{s=s $0; next} f{exit} END{print s}' "$1" |
+		sed 's/^\[PATCH[^]]*\] *//; s/[ \t]\+/ /g'
+}
+# What a patch says: its message (without the commit hash and the subject
+# line(s)) and the patch-id of its diff, which ignores line numbers, index
+# lines and the signature.  A refreshed patch of the same change is the same.
+message_of() {
+	awk 'NR==1{next} /^---$/{exit} /^Subject: /{f=1; next} f && /^[ \t]/{next} {f=0; print}' "$1"
+}
+same_patch() {
+	cmp -s <(message_of "$1") <(message_of "$2") &&
+		[ "$(git patch-id --stable <"$1" | cut -d' ' -f1)" = \
+		  "$(git patch-id --stable <"$2" | cut -d' ' -f1)" ]
+}
 
 : >"$tmp/series"
 for new in "$tmp"/*.patch; do
@@ -30,7 +44,7 @@ for new in "$tmp"/*.patch; do
 			break
 		fi
 	done <"$patches/series"
-	if [ -f "$patches/$name" ] && cmp -s <(body_of "$new") <(body_of "$patches/$name"); then
+	if [ -f "$patches/$name" ] && same_patch "$new" "$patches/$name"; then
 		:
 	else
 		cp "$new" "$patches/$name"
