@@ -10,7 +10,6 @@
 #   E2E_INIT      the static guest init (tests/e2e/init.c)
 #   E2E_DTSI      DT nodes added to QEMU virt's device tree
 #   E2E_TIMEOUT   seconds for the whole QEMU run (default 240)
-#   E2E_SMP       number of guest CPUs (default 6: one per Juno trace unit)
 #
 # SCRIPT is the first kernel's /e2e/script (see init.c), PAYLOAD_DIR's files
 # go to /payload/.  Writes OUT_DIR/console.log (both kernels), OUT_DIR/vmcore
@@ -20,9 +19,9 @@ set -euo pipefail
 out=$1 script=$2 payload=$3 extra=${4:-}
 : "${E2E_IMAGE:?}" "${E2E_CPIO:?}" "${E2E_INIT:?}" "${E2E_DTSI:?}"
 timeout_s=${E2E_TIMEOUT:-240}
-smp=${E2E_SMP:-6}
 mem=512
-machine=(-M virt -cpu cortex-a57 -smp "$smp" -m "$mem" -nic none)
+# Six CPUs: one per trace unit of the Juno capture (E2E_DTSI names cpu@0-5).
+machine=(-M virt -cpu cortex-a57 -smp 6 -m "$mem" -nic none)
 cmdline="console=ttyAMA0 crashkernel=128M panic=1 $extra"
 capture_cmdline="console=ttyAMA0 nr_cpus=1 reset_devices panic=1"
 

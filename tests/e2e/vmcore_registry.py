@@ -152,9 +152,14 @@ def walk(core):
                           "NUMBER(CORESIGHT_KDUMP_VERSION)")
     if int(version) != ABI_VERSION:
         raise VmcoreError(f"{core.path}: registry version {version}")
-    head = int(info["SYMBOL(coresight_kdump_list)"], 16)
-    list_off = int(info["OFFSET(coresight_kdump_node.list)"])
-    rec_size = int(info["SIZE(coresight_kdump_record)"])
+    def need(key, base):
+        if key not in info:
+            raise VmcoreError(f"{core.path}: VMCOREINFO has no {key}")
+        return int(info[key], base)
+
+    head = need("SYMBOL(coresight_kdump_list)", 16)
+    list_off = need("OFFSET(coresight_kdump_node.list)", 10)
+    rec_size = need("SIZE(coresight_kdump_record)", 10)
     if rec_size < REC_SIZE:
         raise VmcoreError(f"{core.path}: SIZE(coresight_kdump_record)="
                           f"{rec_size}")
