@@ -36,7 +36,8 @@ struct csd_syms {
 	const struct csd_sym *last;
 	struct {
 		uint64_t addr;
-		const struct csd_sym *sym;	/* NULL: no symbol (or empty slot) */
+		const struct csd_sym *sym;	/* NULL: no symbol there */
+		bool valid;
 	} hits[HIT_CACHE];
 	/* --lines */
 	int fd;
@@ -279,9 +280,10 @@ const struct csd_sym *csd_syms_lookup(struct csd_syms *s, uint64_t addr)
 	if (!s || !s->n)
 		return NULL;
 	slot = (size_t)(addr >> 2) % HIT_CACHE;
-	if (s->hits[slot].addr != addr || !s->hits[slot].sym) {
+	if (s->hits[slot].addr != addr || !s->hits[slot].valid) {
 		s->hits[slot].addr = addr;
 		s->hits[slot].sym = syms_search(s, addr);
+		s->hits[slot].valid = true;
 	}
 	return s->hits[slot].sym;
 }
