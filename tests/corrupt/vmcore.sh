@@ -172,4 +172,6 @@ for f in cstrace.bin metadata.bin; do
 done
 no_leftovers "$work"
 echo "$cases checks, $fails failure(s)"
+# 8 MiB each: kept only to look into a failure.
+[ "$fails" -eq 0 ] && rm -f "$work"/*.vmcore "$work"/*.kdump
 [ "$fails" -eq 0 ]
