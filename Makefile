@@ -43,3 +43,4 @@ help:
 	@echo "make e2e        QEMU end-to-end crash scenarios"
 	@echo "make fuzz       run each fuzz target (FUZZ_SECONDS, default 60)"
 	@echo "make bench      decoding throughput against its peers"
+	@echo "make crash-ext  the crash extension, build/crash/csdump.so (arm64)"
