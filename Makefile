@@ -21,8 +21,11 @@ include $(sort $(filter-out mk/config.mk,$(wildcard mk/*.mk)))
 # Run each check target even if one fails, then summarise.
 check:
 	@rm -rf $(RESULTS)
-	@$(MAKE) --no-print-directory -k $(CHECKS) || true
-	@tests/summary.sh $(RESULTS)
+	@rc=0; $(MAKE) --no-print-directory -k $(CHECKS) || rc=$$?; \
+	tests/summary.sh $(RESULTS) || exit 1; \
+	if [ $$rc -ne 0 ]; then \
+		echo "make check: a build step outside the tests failed (see above)"; exit 1; \
+	fi
 
 deps:
 	@scripts/install-deps.sh

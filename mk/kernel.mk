@@ -27,12 +27,22 @@ KERNEL_INPUTS  := $(KERNEL_SERIES) $(wildcard kernel/configs/*.config) \
 
 kernel: $(KERNEL_STAMP)
 
+# Several make processes may want the kernel at once (`make -j2 check` runs
+# check-kernel-build's own make beside the e2e prerequisites): TREE_LOCK
+# serialises everything that changes build/linux or build/kernel-out, so the
+# later one finds the work done and only runs the incremental checks.  It is
+# not the build lock (KBUILD_LOCK, taken inside build.sh), which serialises
+# compilers machine-wide; flock is not reentrant, hence two locks.
+TREE_LOCK := $(BUILD)/.kernel-tree.lock
+
 kernel-tree: $(DEPS_STAMP)
-	@kernel/scripts/tree.sh $(KERNEL_SRC)
+	@mkdir -p $(BUILD)
+	@flock $(TREE_LOCK) kernel/scripts/tree.sh $(KERNEL_SRC)
 
 $(KERNEL_STAMP): $(KERNEL_INPUTS) | $(DEPS_STAMP)
-	kernel/scripts/tree.sh $(KERNEL_SRC)
-	kernel/scripts/build.sh $(KERNEL_SRC) $(KERNEL_OUT) Image modules
+	@mkdir -p $(BUILD)
+	flock $(TREE_LOCK) sh -c 'kernel/scripts/tree.sh $(KERNEL_SRC) && \
+		kernel/scripts/build.sh $(KERNEL_SRC) $(KERNEL_OUT) Image modules'
 	@touch $@
 	@echo "kernel: $(KERNEL_IMAGE)"
 
