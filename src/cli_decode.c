@@ -180,15 +180,18 @@ usage:
  * For a vmcore, the kernel text as it ran (patched by the kernel) replaces
  * vmlinux's where the vmcore holds it.  Best effort: vmlinux stays otherwise.
  */
-static void overlay_vmcore(const char *input, struct csd_dump *d)
+static void overlay_vmcore(const char *input, const char *vmlinux, struct csd_dump *d)
 {
-	size_t pages = 0, words = 0;
+	struct csd_span text[CSD_TEXT_SPANS_MAX];
+	size_t pages = 0, words = 0, n_text;
 	struct csd_mem m;
 	struct stat sb;
 
-	if (stat(input, &sb) || !S_ISREG(sb.st_mode) || csd_vmcore_open(input, &m) != CSD_OK)
+	if (stat(input, &sb) || !S_ISREG(sb.st_mode) ||
+	    csd_image_vmlinux_text(vmlinux, d->kaslr_offset, text, &n_text) != CSD_OK ||
+	    !n_text || csd_vmcore_open(input, &m) != CSD_OK)
 		return;
-	if (csd_image_overlay_mem(d, 0, &m, &pages, &words) == CSD_OK && pages)
+	if (csd_image_overlay_mem(d, 0, &m, text, n_text, &pages, &words) == CSD_OK && pages)
 		csd_info("%s: %zu pages of kernel text read from the vmcore (%zu instruction "
 			 "words differ from vmlinux: the kernel patches its text)", input, pages,
 			 words);
@@ -216,7 +219,7 @@ static int load(const char *input, const char *vmlinux, struct csd_dump *d)
 		err = csd_image_add_vmlinux(d, vmlinux, d->kaslr_offset);
 		if (err != CSD_OK)
 			return csd_exit_code(err);
-		overlay_vmcore(input, d);
+		overlay_vmcore(input, vmlinux, d);
 	}
 	return st.partial ? CSD_EXIT_PARTIAL : CSD_EXIT_OK;
 }

@@ -219,9 +219,68 @@ out:
 	return err;
 }
 
+enum csd_err csd_image_vmlinux_text(const char *path, uint64_t offset, struct csd_span *spans,
+				    size_t *n)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+	Elf *elf;
+	int fd;
+	enum csd_err err = elf_open(path, &fd, &elf);
+
+	*n = 0;
+	if (err)
+		return err;
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx)) {
+		csd_error("%s: no section headers (%s)", path, elf_errmsg(-1));
+		err = CSD_ERR_FORMAT;
+		goto out;
+	}
+	while ((scn = elf_nextscn(elf, scn)) && *n < CSD_TEXT_SPANS_MAX) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS || !sh.sh_size ||
+		    (sh.sh_flags & (SHF_ALLOC | SHF_EXECINSTR)) != (SHF_ALLOC | SHF_EXECINSTR))
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!name || !strncmp(name, ".init", 5) || !strncmp(name, ".exit", 5))
+			continue;
+		if (sh.sh_addr > UINT64_MAX - offset - sh.sh_size)
+			continue;
+		spans[*n].lo = sh.sh_addr + offset;
+		spans[*n].hi = sh.sh_addr + offset + sh.sh_size;
+		++*n;
+	}
+out:
+	elf_close(fd, elf);
+	return err;
+}
+
 #define OVERLAY_PAGE 4096u
 
+/* How many bytes from @a (at most @n) lie inside one span; 0 if @a is in none. */
+static size_t in_spans(const struct csd_span *only, size_t n_only, uint64_t a, size_t n)
+{
+	if (!only)
+		return n;
+	for (size_t i = 0; i < n_only; i++)
+		if (a >= only[i].lo && a < only[i].hi)
+			return only[i].hi - a < n ? (size_t)(only[i].hi - a) : n;
+	return 0;
+}
+
+/* The distance from @a to the next span start above it, at most @n. */
+static size_t to_next_span(const struct csd_span *only, size_t n_only, uint64_t a, size_t n)
+{
+	for (size_t i = 0; i < n_only; i++)
+		if (only[i].lo > a && only[i].lo - a < n)
+			n = (size_t)(only[i].lo - a);
+	return n;
+}
+
 enum csd_err csd_image_overlay_mem(struct csd_dump *d, size_t first, const struct csd_mem *m,
+				   const struct csd_span *only, size_t n_only,
 				   size_t *pages, size_t *words)
 {
 	uint8_t page[OVERLAY_PAGE];
@@ -236,10 +295,16 @@ enum csd_err csd_image_overlay_mem(struct csd_dump *d, size_t first, const struc
 		while (off < s->len) {
 			/* Up to the next page boundary of the address. */
 			uint64_t a = s->vaddr + off;
-			size_t n = OVERLAY_PAGE - (size_t)(a % OVERLAY_PAGE), k;
+			size_t n = OVERLAY_PAGE - (size_t)(a % OVERLAY_PAGE), k, keep;
 
 			if (n > s->len - off)
 				n = s->len - off;
+			keep = in_spans(only, n_only, a, n);
+			if (!keep) {
+				off += to_next_span(only, n_only, a, n);
+				continue;
+			}
+			n = keep;
 			if (csd_mem_read(m, CSD_KVADDR, a, page, n) == CSD_OK) {
 				for (k = 0; k + 4 <= n; k += 4)
 					*words += memcmp(page + k, s->data + off + k, 4) != 0;

@@ -39,14 +39,33 @@ enum csd_err csd_image_check_vmlinux(const char *path);
  */
 enum csd_err csd_image_add_vmlinux(struct csd_dump *d, const char *path, uint64_t offset);
 
+/* A range of runtime addresses, [lo, hi). */
+struct csd_span {
+	uint64_t lo, hi;
+};
+
+#define CSD_TEXT_SPANS_MAX 16
+
+/*
+ * The code of vmlinux @path that stays in memory while the kernel runs: its
+ * executable sections (SHF_ALLOC | SHF_EXECINSTR) but .init* and .exit*,
+ * which are freed after boot and whose pages the vmcore holds reused for
+ * anything.  At most CSD_TEXT_SPANS_MAX spans, each at its link address +
+ * @offset, into @spans; their number into @n.
+ */
+enum csd_err csd_image_vmlinux_text(const char *path, uint64_t offset, struct csd_span *spans,
+				    size_t *n);
+
 /*
  * Replace the bytes of segments @first.. of @d with the running kernel's, read
  * from @m (kernel virtual addresses), page by page where @m has them: the
  * kernel patches its own text (alternatives, static keys), and the decoder
- * must see the instructions that ran.  @pages gets the pages taken from @m,
- * @words the 32-bit words that differed.
+ * must see the instructions that ran.  Only bytes inside one of the @n_only
+ * spans of @only are replaced (all of them when @only is NULL).  @pages gets
+ * the pages taken from @m, @words the 32-bit words that differed.
  */
 enum csd_err csd_image_overlay_mem(struct csd_dump *d, size_t first, const struct csd_mem *m,
+				   const struct csd_span *only, size_t n_only,
 				   size_t *pages, size_t *words);
 
 #endif

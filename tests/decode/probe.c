@@ -13,8 +13,11 @@
  *                                    even page numbers read as 0xa5 bytes, odd ones
  *                                    unmapped; prints "pages N words N" then
  *                                    "VADDR BYTEHEX" for every 64th byte
+ *   probe overlay-text ELF OFFSET    the same, replacing only the bytes of the code
+ *                                    that stays after boot (csd_image_vmlinux_text)
  */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,15 +128,18 @@ static enum csd_err fake_read(void *priv, enum csd_space space, uint64_t addr, v
 	return CSD_OK;
 }
 
-static int cmd_overlay(const char *elf, uint64_t off)
+static int cmd_overlay(const char *elf, uint64_t off, bool text_only)
 {
 	static const struct csd_mem_ops ops = { .read = fake_read };
 	struct csd_mem m = { .ops = &ops };
+	struct csd_span text[CSD_TEXT_SPANS_MAX];
 	struct csd_dump d = { 0 };
-	size_t i, k, pages, words;
+	size_t i, k, pages, words, n_text = 0;
 
-	if (csd_image_add_vmlinux(&d, elf, off) != CSD_OK ||
-	    csd_image_overlay_mem(&d, 0, &m, &pages, &words) != CSD_OK) {
+	if ((text_only && csd_image_vmlinux_text(elf, off, text, &n_text) != CSD_OK) ||
+	    csd_image_add_vmlinux(&d, elf, off) != CSD_OK ||
+	    csd_image_overlay_mem(&d, 0, &m, text_only ? text : NULL, n_text,
+				  &pages, &words) != CSD_OK) {
 		csd_dump_free(&d);
 		return 1;
 	}
@@ -161,7 +167,9 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "lookup"))
 		return cmd_lookup(argv[2], argc - 3, argv + 3);
 	if (!strcmp(argv[1], "overlay") && argc == 4)
-		return cmd_overlay(argv[2], off);
+		return cmd_overlay(argv[2], off, false);
+	if (!strcmp(argv[1], "overlay-text") && argc == 4)
+		return cmd_overlay(argv[2], off, true);
 usage:
 	fprintf(stderr, "usage: probe syms|lines|image|overlay|lookup ELF|SEGS OFFSET [ADDR...]\n");
 	return 2;
