@@ -22,3 +22,8 @@ $(DEPS_STAMP): scripts/install-deps.sh
 	@mkdir -p $(BUILD)
 	@scripts/install-deps.sh
 	@touch $@
+
+# libcsdump's sources: every src/*.c but the CLI (src/cli*.c, src/main.c), the
+# crash extension (src/crash*.c) and benchmarks, so a new module joins by
+# being added.  Every build of the library (host, sanitizer, fuzz) uses this.
+LIB_SRCS := $(filter-out src/cli%.c src/main.c src/crash%.c src/bench%.c,$(wildcard src/*.c))

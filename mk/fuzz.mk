@@ -17,8 +17,6 @@ FUZZ_CI_SECONDS ?= 20
 FUZZ_TARGETS  := registry vmcoreinfo snapshot elf
 FUZZ_SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS   := -g -O1 $(FUZZ_SAN)
-# The library sources as mk/host.mk takes them (read after this file).
-FUZZ_LIB_SRCS := $(filter-out src/cli%.c src/main.c src/crash%.c src/bench%.c,$(wildcard src/*.c))
 FUZZ_HELPERS  := fakemem fuzzutil
 FUZZ_BINS     := $(addprefix $(FUZZ)/fuzz_,$(FUZZ_TARGETS))
 
@@ -32,7 +30,7 @@ $(FUZZ)/obj/tests/%.o: tests/fuzz/%.c | $(DEPS_STAMP)
 	$(FUZZ_CC) $(CSTD) $(WARN) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(HOST_CPPFLAGS) \
 		-Itests/fuzz -MMD -MP -c -o $@ $<
 
-$(FUZZ)/libcsdump.a: $(patsubst src/%.c,$(FUZZ)/obj/%.o,$(FUZZ_LIB_SRCS))
+$(FUZZ)/libcsdump.a: $(patsubst src/%.c,$(FUZZ)/obj/%.o,$(LIB_SRCS))
 	@rm -f $@
 	$(AR) rcs $@ $^
 

@@ -13,7 +13,6 @@ HOST_CPPFLAGS = $(shell pkg-config --cflags $(HOST_PKGS) 2>/dev/null) -Isrc
 HOST_LDLIBS   = $(shell pkg-config --libs $(HOST_PKGS) 2>/dev/null) \
 		-lopencsd_c_api -lopencsd -lcapstone
 
-LIB_SRCS  := $(filter-out src/cli%.c src/main.c src/crash%.c src/bench%.c,$(wildcard src/*.c))
 CLI_SRCS  := $(wildcard src/cli*.c src/main.c)
 # tests/unit: test_*.c are test programs; the other .c files are helpers
 # linked into each of them (e.g. the vmcore generator).
