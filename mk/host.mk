@@ -11,7 +11,7 @@ HOST_SAN := $(BUILD)/host-san
 HOST_PKGS    := libkdumpfile libelf libdw zlib
 HOST_CPPFLAGS = $(shell pkg-config --cflags $(HOST_PKGS) 2>/dev/null) -Isrc
 HOST_LDLIBS   = $(shell pkg-config --libs $(HOST_PKGS) 2>/dev/null) \
-		-lopencsd_c_api -lopencsd -lcapstone
+		-lopencsd_c_api -lopencsd
 
 CLI_SRCS  := $(wildcard src/cli*.c src/main.c)
 # tests/unit: test_*.c are test programs; the other .c files are helpers
