@@ -268,7 +268,7 @@ static int run_batch(const struct image *img, const char *dir, struct unit *u, s
 		ret = run_decoder(cmd, parse_csdump, u, n, lister_errors);
 	for (i = 0; i < n && !ret && csdump; i++)
 		bad += !check_unit(&u[i], wrapped, "csdump");
-	snprintf(cmd, sizeof(cmd), "trc_pkt_lister -ss_dir '%s' -decode_only -logstdout 2>&1", dir);
+	snprintf(cmd, sizeof(cmd), "trc_pkt_lister -ss_dir '%s' -decode_only -logstdout -logfilename /dev/null 2>&1", dir);
 	if (!ret && !no_lister)
 		ret = run_decoder(cmd, parse_lister, u, n, lister_errors);
 	for (i = 0; i < n && !ret && !no_lister; i++) {

@@ -14,7 +14,7 @@ command -v trc_pkt_lister >/dev/null || { echo "trc_pkt_lister not installed"; e
 rm -rf "$dir"
 "$enc" --elf "$elf" --path-symbols "${chain// /,}" --cpus 3 --steps 300 --seed 7 \
 	--etb-size 65536 --cc --ranges "$dir.ranges" -o "$dir"
-trc_pkt_lister -ss_dir "$dir/snapshot" -decode_only -logstdout >"$dir.lst"
+trc_pkt_lister -ss_dir "$dir/snapshot" -decode_only -logstdout -logfilename /dev/null >"$dir.lst"
 
 fail=0
 for id in 10 11 12; do
