@@ -50,6 +50,9 @@ if ! git -C "$src" rev-parse -q --verify refs/tags/base >/dev/null 2>&1; then
 	tar -xJf "$tarball" -C "$src.tmp" --strip-components=1
 	mv "$src.tmp" "$src"
 	gitk init -q
+	# A scratch tree: no automatic repacking of its 75,000 objects in the
+	# background, beside the kernel build that needs both cores.
+	gitk config gc.auto 0
 	gitk add -A -f .
 	gitk commit -q -m "linux-source-6.1 (Debian, pristine)"
 	gitk tag base
