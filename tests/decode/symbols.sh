@@ -55,72 +55,58 @@ echo "image: $i executable segment(s) match readelf"
 
 # The running kernel's text over vmlinux's: a fake vmcore serving 0xa5 bytes
 # at even page numbers only.  Expected values from the file itself.  The
-# offset puts the segment across an even and an odd page.
+# offset puts the segment across an even and an odd page.  `overlay` replaces
+# every byte of the segments; `overlay-text` only the code that stays after
+# boot: executable sections but .init*/.exit* (freed, their pages reused),
+# never data, with the sections taken from readelf, not from csdump.
 ooff=$(printf '0x%x' $((off + 0x1f00)))
 "$probe" overlay "$elf" $ooff >"$work/overlay"
-python3 - "$elf" "$work/loads" $ooff "$work/overlay" <<'PY' || fail=1
-import sys
-elf, loads, off, got = sys.argv[1], sys.argv[2], int(sys.argv[3], 0), sys.argv[4]
-data = open(elf, 'rb').read()
-pages = words = 0
-want = []
-for line in open(loads):
-    foff, vaddr, size = (int(x, 0) for x in line.split())
-    seg = bytearray(data[foff:foff + size])
-    base = vaddr + off
-    a = base
-    while a < base + size:
-        end = min((a // 4096 + 1) * 4096, base + size)
-        if (a // 4096) % 2 == 0:
-            pages += 1
-            chunk = seg[a - base:end - base]
-            words += sum(1 for k in range(0, len(chunk) - 3, 4) if chunk[k:k + 4] != b'\xa5' * 4)
-            seg[a - base:end - base] = b'\xa5' * (end - a)
-        a = end
-    want += ['0x%x %02x' % (base + k, seg[k]) for k in range(0, size, 64)]
-lines = open(got).read().split('\n')
-ok = pages > 0 and lines[0] == 'pages %d words %d' % (pages, words) and lines[1:-1] == want
-print('overlay: %s (expected pages %d words %d)' % (lines[0], pages, words))
-sys.exit(0 if ok else 1)
-PY
-# Only the code that stays after boot is taken from a vmcore: executable
-# sections but .init*/.exit* (freed, their pages reused), never data.  The
-# sections come from readelf, not from csdump.
+"$probe" overlay-text "$elf" $ooff >"$work/overlay-text"
 readelf -SW "$elf" | sed -n 's/^ *\[ *[0-9]*\] //p' |
 	awk '$2 == "PROGBITS" && $7 ~ /A/ && $7 ~ /X/ && $1 !~ /^\.(init|exit)/ { print "0x" $3, "0x" $5 }' \
 	>"$work/text"
 [ -s "$work/text" ] || { echo "FAIL: readelf lists no code section"; fail=1; }
-"$probe" overlay-text "$elf" $ooff >"$work/overlay-text"
-python3 - "$elf" "$work/loads" $ooff "$work/overlay-text" "$work/text" <<'PY' || fail=1
+python3 - "$elf" "$work/loads" $ooff "$work/overlay" "$work/overlay-text" "$work/text" <<'PY' || fail=1
 import sys
-elf, loads, off, got, text = sys.argv[1], sys.argv[2], int(sys.argv[3], 0), sys.argv[4], sys.argv[5]
+elf, loads, off = sys.argv[1], sys.argv[2], int(sys.argv[3], 0)
 data = open(elf, 'rb').read()
-spans = [(int(a, 0) + off, int(a, 0) + off + int(n, 0)) for a, n in (l.split() for l in open(text))]
-pages = words = 0
-want = []
-for line in open(loads):
-    foff, vaddr, size = (int(x, 0) for x in line.split())
-    seg = bytearray(data[foff:foff + size])
-    base = vaddr + off
-    a = base
-    while a < base + size:
-        end = min((a // 4096 + 1) * 4096, base + size)
-        inside = [s for s in spans if s[0] <= a < s[1]]
-        if not inside:
-            nxt = [s[0] for s in spans if a < s[0] < end]
-            a = min(nxt) if nxt else end
-            continue
-        end = min(end, inside[0][1])
-        if (a // 4096) % 2 == 0:
-            pages += 1
-            chunk = seg[a - base:end - base]
-            words += sum(1 for k in range(0, len(chunk) - 3, 4) if chunk[k:k + 4] != b'\xa5' * 4)
-            seg[a - base:end - base] = b'\xa5' * (end - a)
-        a = end
-    want += ['0x%x %02x' % (base + k, seg[k]) for k in range(0, size, 64)]
-lines = open(got).read().split('\n')
-ok = pages > 0 and lines[0] == 'pages %d words %d' % (pages, words) and lines[1:-1] == want
-print('overlay-text: %s (expected pages %d words %d, %d code sections)' % (lines[0], pages, words, len(spans)))
+text = [(int(a, 0) + off, int(a, 0) + off + int(n, 0))
+        for a, n in (l.split() for l in open(sys.argv[6]))]
+
+def expect(spans):
+    """pages, words and every 64th byte after the overlay, within @spans."""
+    pages = words = 0
+    want = []
+    for line in open(loads):
+        foff, vaddr, size = (int(x, 0) for x in line.split())
+        seg = bytearray(data[foff:foff + size])
+        base = vaddr + off
+        a = base
+        while a < base + size:
+            end = min((a // 4096 + 1) * 4096, base + size)
+            inside = [s for s in spans if s[0] <= a < s[1]]
+            if not inside:
+                nxt = [s[0] for s in spans if a < s[0] < end]
+                a = min(nxt) if nxt else end
+                continue
+            end = min(end, inside[0][1])
+            if (a // 4096) % 2 == 0:
+                pages += 1
+                chunk = seg[a - base:end - base]
+                words += sum(1 for k in range(0, len(chunk) - 3, 4)
+                             if chunk[k:k + 4] != b'\xa5' * 4)
+                seg[a - base:end - base] = b'\xa5' * (end - a)
+            a = end
+        want += ['0x%x %02x' % (base + k, seg[k]) for k in range(0, size, 64)]
+    return pages, words, want
+
+ok = True
+for name, got, spans in (('overlay', sys.argv[4], [(0, 1 << 64)]),
+                         ('overlay-text', sys.argv[5], text)):
+    pages, words, want = expect(spans)
+    lines = open(got).read().split('\n')
+    ok &= pages > 0 and lines[0] == 'pages %d words %d' % (pages, words) and lines[1:-1] == want
+    print('%s: %s (expected pages %d words %d, %d spans)' % (name, lines[0], pages, words, len(spans)))
 sys.exit(0 if ok else 1)
 PY
 # Image lookups over overlapping and far-apart segments (a snapshot may list
