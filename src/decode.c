@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * csdump: ETMv4 decode through OpenCSD's C API: the decode stage (see
- * decode_int.h) and csd_decode(), which runs both stages on this thread.
+ * decode_int.h) and csd_decode(), which runs both stages on this thread,
+ * the deformatter's output going straight into the trace IDs' trees.
  *
  * The caller owns the data path: each trace ID's operations are pushed into
  * its own single-source decode tree, flushed while the tree says WAIT.  The
@@ -34,6 +35,7 @@ struct csd_idec {
 	uint8_t sink;
 	csd_tagged_fn fn;
 	void *fn_ctx;
+	csd_ev_fn ev_fn;	/* instead of fn, untagged: csd_decode() */
 	uint64_t tag;		/* the operation being replayed */
 	int stop;
 };
@@ -153,7 +155,7 @@ static ocsd_datapath_resp_t on_elem(const void *p, const ocsd_trc_index_t index,
 	tev.ev.sink = x->sink;
 	tev.ev.index = index;
 	tev.ev.cpu = id < CSD_TRACE_IDS ? x->cpu_of[id] : -1;
-	if (x->fn(x->fn_ctx, &tev)) {
+	if (x->ev_fn ? x->ev_fn(x->fn_ctx, &tev.ev) : x->fn(x->fn_ctx, &tev)) {
 		x->stop = 1;
 		return OCSD_RESP_WAIT;
 	}
@@ -321,6 +323,11 @@ void csd_idec_free(struct csd_idec *x)
 	free(x);
 }
 
+bool csd_idec_stopped(const struct csd_idec *x)
+{
+	return x->stop;
+}
+
 void csd_idec_report(struct csd_idec *x)
 {
 	size_t i;
@@ -332,28 +339,26 @@ void csd_idec_report(struct csd_idec *x)
 				 x->t[i].rejected);
 }
 
-int csd_idec_op(struct csd_idec *x, const struct csd_oplist *l, size_t seq)
+int csd_idec_push(struct csd_idec *x, uint64_t tag, uint8_t id, uint8_t kind, uint32_t index,
+		  const uint8_t *data, uint32_t len)
 {
-	const struct csd_op *op = &l->ops[seq];
-	struct id_tree *t = &x->t[op->id & (CSD_TRACE_IDS - 1)];
+	struct id_tree *t = &x->t[id & (CSD_TRACE_IDS - 1)];
 	ocsd_datapath_resp_t r = OCSD_RESP_CONT;
 	uint32_t pos = 0;
 
 	if (!t->tree || x->stop)
 		return x->stop;
-	x->tag = seq;
-	if (op->kind != OCSD_OP_DATA) {
-		r = ocsd_dt_process_data(t->tree, (ocsd_datapath_op_t)op->kind, op->index, 0, NULL,
-					 NULL);
+	x->tag = tag;
+	if (kind != OCSD_OP_DATA) {
+		r = ocsd_dt_process_data(t->tree, (ocsd_datapath_op_t)kind, index, 0, NULL, NULL);
 		if (OCSD_DATA_RESP_IS_WAIT(r))
 			r = csd_ocsd_flush(t->tree, &x->stop);
 	}
-	while (op->kind == OCSD_OP_DATA && pos < op->len && !x->stop &&
-	       !OCSD_DATA_RESP_IS_FATAL(r)) {
+	while (kind == OCSD_OP_DATA && pos < len && !x->stop && !OCSD_DATA_RESP_IS_FATAL(r)) {
 		uint32_t used = 0;
 
-		r = ocsd_dt_process_data(t->tree, OCSD_OP_DATA, op->index + pos, op->len - pos,
-					 l->data + op->off + pos, &used);
+		r = ocsd_dt_process_data(t->tree, OCSD_OP_DATA, index + pos, len - pos, data + pos,
+					 &used);
 		pos += used;
 		if (OCSD_DATA_RESP_IS_WAIT(r))
 			r = csd_ocsd_flush(t->tree, &x->stop);
@@ -368,54 +373,61 @@ int csd_idec_op(struct csd_idec *x, const struct csd_oplist *l, size_t seq)
 	return x->stop;
 }
 
+int csd_idec_op(struct csd_idec *x, const struct csd_oplist *l, size_t seq)
+{
+	const struct csd_op *op = &l->ops[seq];
+
+	return csd_idec_push(x, seq, op->id, op->kind, op->index, l->data + op->off, op->len);
+}
+
 /* ---- both stages on this thread ----------------------------------------- */
 
+/* The deformatter's operations straight into the trace IDs' trees. */
 struct inline_ctx {
-	csd_ev_fn fn;
-	void *ctx;
+	struct csd_idec *x;
+	uint64_t seq;			/* operations so far: the tag */
+	const struct csd_decode_opts *o;
+	uint64_t done, total;		/* for o->progress */
 };
 
-static int inline_ev(void *p, const struct csd_tagged_ev *tev)
+static int inline_op(void *p, uint8_t id, uint8_t kind, uint32_t index, const uint8_t *data,
+		     uint32_t len)
 {
 	struct inline_ctx *c = p;
+	uint64_t seq = c->seq++;
 
-	return c->fn(c->ctx, &tev->ev);
+	if (c->o->progress && kind == OCSD_OP_DATA && !(seq & 1023))
+		c->o->progress(c->o->progress_ctx, c->done + index, c->total);
+	return csd_idec_push(c->x, seq, id, kind, index, data, len);
 }
 
 enum csd_err csd_decode(const struct csd_dump *d, const struct csd_decode_opts *o,
 			csd_ev_fn fn, void *ctx)
 {
 	static const struct csd_decode_opts defaults = { .cpu = -1 };
-	struct inline_ctx ic = { fn, ctx };
+	struct inline_ctx ic = { .o = o };
 	bool ids[CSD_TRACE_IDS];
-	uint64_t total = 0, done = 0;
 	enum csd_err err = CSD_OK;
-	size_t i, seq;
 	uint8_t single;
-	int stop = 0;
+	size_t i;
 
 	if (!o)
-		o = &defaults;
-	err = csd_decode_prepare(d, o, ids, &single, &total);
-	for (i = 0; i < d->n_sinks && err == CSD_OK && !stop; i++) {
+		ic.o = o = &defaults;
+	err = csd_decode_prepare(d, o, ids, &single, &ic.total);
+	for (i = 0; i < d->n_sinks && err == CSD_OK; i++) {
 		const struct csd_sink *s = &d->sinks[i];
-		struct csd_oplist l;
-		struct csd_idec *x;
 
-		err = csd_split_sink(s, ids, csd_sink_formatted(s, single), single, &l);
-		x = err == CSD_OK ? csd_idec_new(d, s, (uint8_t)i, ids, inline_ev, &ic) : NULL;
-		if (err == CSD_OK && !x)
-			err = CSD_ERR_DECODE;
-		for (seq = 0; x && seq < l.n && !stop; seq++) {
-			stop = csd_idec_op(x, &l, seq);
-			if (o->progress && l.ops[seq].kind == OCSD_OP_DATA && !(seq & 1023))
-				o->progress(o->progress_ctx, done + l.ops[seq].index, total);
-		}
-		if (x)
-			csd_idec_report(x);
-		csd_idec_free(x);
-		csd_oplist_free(&l);
-		done += s->len;
+		ic.x = csd_idec_new(d, s, (uint8_t)i, ids, NULL, ctx);
+		if (!ic.x)
+			return CSD_ERR_DECODE;
+		ic.x->ev_fn = fn;	/* no tags to keep: straight to the caller */
+		ic.seq = 0;
+		err = csd_split_sink(s, ids, csd_sink_formatted(s, single), single, inline_op, &ic);
+		csd_idec_report(ic.x);
+		if (csd_idec_stopped(ic.x))
+			i = d->n_sinks;
+		csd_idec_free(ic.x);
+		ic.done += s->len;
 	}
 	return err;
 }

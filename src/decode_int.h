@@ -5,13 +5,17 @@
  *
  * The decode runs in two stages.  The split stage pushes a sink through
  * OpenCSD's frame deformatter, whose output for each trace ID goes to a
- * recording decoder: the result is the list of data-path operations, in the
- * order the deformatter made them, each for one trace ID (a chunk of that
- * ID's bytes, or an end-of-trace / flush / reset).  The decode stage replays
- * each trace ID's operations into its own single-source decode tree.  An
- * event is tagged with the position of the operation that produced it; in
- * tag order the events are exactly those of one tree decoding everything,
- * whether the trace IDs are decoded one after the other or in parallel.
+ * stand-in decoder: the result is the sequence of data-path operations, in
+ * the order the deformatter made them, each for one trace ID (a chunk of
+ * that ID's bytes, or an end-of-trace / flush / reset).  The decode stage
+ * pushes each trace ID's operations into its own single-source decode tree.
+ *
+ * On one thread (csd_decode) the stand-in forwards each operation to its
+ * tree at once.  With workers (csd_decode_pipelined) it records them, and
+ * each worker replays those of its trace IDs.  An event is tagged with the
+ * position of the operation that produced it; in tag order the events are
+ * exactly those of the one-thread decode, whether the trace IDs are decoded
+ * one after the other or in parallel.
  */
 #ifndef CSD_DECODE_INT_H
 #define CSD_DECODE_INT_H
@@ -26,7 +30,25 @@
 
 #define CSD_TRACE_IDS	128
 
-/* One data-path operation for one trace ID. */
+/*
+ * The split stage hands each data-path operation for one trace ID to a
+ * csd_op_fn, in the order the deformatter made them: @kind is an
+ * ocsd_datapath_op_t, @index the trace index the deformatter gave, and for
+ * DATA, @data / @len the bytes (valid during the call only).  Non-zero
+ * stops the split (csd_split_sink then returns CSD_OK: the callee knows why).
+ */
+typedef int (*csd_op_fn)(void *ctx, uint8_t id, uint8_t kind, uint32_t index,
+			 const uint8_t *data, uint32_t len);
+
+/*
+ * The split stage: the operations of sink @s for the trace IDs set in @want.
+ * Formatted sinks go through the deformatter; an unformatted one belongs to
+ * its single trace ID @single_id.  Damaged frames are reported and skipped.
+ */
+enum csd_err csd_split_sink(const struct csd_sink *s, const bool want[CSD_TRACE_IDS],
+			    bool formatted, uint8_t single_id, csd_op_fn fn, void *ctx);
+
+/* One recorded operation (see struct csd_oplist). */
 struct csd_op {
 	uint64_t off;		/* DATA: offset of the bytes in csd_oplist.data */
 	uint32_t len;		/* DATA: byte count */
@@ -35,6 +57,7 @@ struct csd_op {
 	uint8_t kind;		/* ocsd_datapath_op_t */
 };
 
+/* The operations of a sink, recorded for replay on other threads. */
 struct csd_oplist {
 	struct csd_op *ops;
 	size_t n, cap;
@@ -44,13 +67,9 @@ struct csd_oplist {
 	bool nomem;
 };
 
-/*
- * The split stage: the operations of sink @s for the trace IDs set in @want.
- * Formatted sinks go through the deformatter; an unformatted one belongs to
- * its single trace ID @single_id.  Damaged frames are reported and skipped.
- */
-enum csd_err csd_split_sink(const struct csd_sink *s, const bool want[CSD_TRACE_IDS],
-			    bool formatted, uint8_t single_id, struct csd_oplist *out);
+/* A csd_op_fn appending to the csd_oplist @ctx (zeroed first); sets nomem. */
+int csd_oplist_record(void *ctx, uint8_t id, uint8_t kind, uint32_t index,
+		      const uint8_t *data, uint32_t len);
 void csd_oplist_free(struct csd_oplist *l);
 
 /* An event and the position of the operation that produced it. */
@@ -67,8 +86,16 @@ struct csd_idec;
 
 struct csd_idec *csd_idec_new(const struct csd_dump *d, const struct csd_sink *s, uint8_t sink,
 			      const bool ids[CSD_TRACE_IDS], csd_tagged_fn fn, void *ctx);
-/* Replay operation @seq if its trace ID is one of ours; non-zero: stop. */
+/*
+ * Push one operation (see csd_op_fn) into its trace ID's tree if that ID is
+ * one of ours; the events it produces are tagged @tag.  Non-zero: stop.
+ */
+int csd_idec_push(struct csd_idec *x, uint64_t tag, uint8_t id, uint8_t kind, uint32_t index,
+		  const uint8_t *data, uint32_t len);
+/* Replay recorded operation @seq (tagged @seq); non-zero: stop. */
 int csd_idec_op(struct csd_idec *x, const struct csd_oplist *l, size_t seq);
+/* Whether the event callback asked to stop. */
+bool csd_idec_stopped(const struct csd_idec *x);
 /* Bad-data reports collected while replaying (call once, at the end). */
 void csd_idec_report(struct csd_idec *x);
 void csd_idec_free(struct csd_idec *x);

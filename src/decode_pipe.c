@@ -299,7 +299,11 @@ enum csd_err csd_decode_pipelined(const struct csd_dump *d, const struct csd_dec
 		const struct csd_sink *s = &d->sinks[i];
 		struct csd_oplist l;
 
-		err = csd_split_sink(s, ids, csd_sink_formatted(s, single), single, &l);
+		memset(&l, 0, sizeof(l));
+		err = csd_split_sink(s, ids, csd_sink_formatted(s, single), single,
+				     csd_oplist_record, &l);
+		if (err == CSD_OK && l.nomem)
+			err = CSD_ERR_NOMEM;
 		if (err == CSD_OK)
 			err = decode_sink(d, (uint8_t)i, &l, ids, workers, fn, ctx, o, done, total,
 					  &stopped);

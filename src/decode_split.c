@@ -4,7 +4,9 @@
  *
  * OpenCSD's own frame deformatter demultiplexes the sink; a custom decoder
  * registered with the library ("csdump-split") stands in for each trace
- * ID's decoder and records what the deformatter hands it, in order.
+ * ID's decoder and hands what the deformatter gives it, in order, to the
+ * caller's csd_op_fn: csd_oplist_record() keeps it for replay, the one-thread
+ * decode pushes it straight into the trace ID's own tree.
  */
 #include <inttypes.h>
 #include <pthread.h>
@@ -23,9 +25,16 @@
 /* Flushes in a row before we call the tree stuck. */
 #define MAX_FLUSHES	100000u
 
+/* The caller's consumer of operations; stop: it asked to stop. */
+struct split_out {
+	csd_op_fn fn;
+	void *ctx;
+	int stop;
+};
+
 struct split_dcd {
 	uint8_t id;
-	struct csd_oplist *l;
+	struct split_out *out;
 };
 
 void csd_oplist_free(struct csd_oplist *l)
@@ -52,42 +61,48 @@ static bool grow(void **p, size_t *cap, size_t need, size_t size)
 	return true;
 }
 
-/* Append an operation (with its bytes for DATA); false when out of memory. */
-static bool op_add(struct csd_oplist *l, uint8_t id, ocsd_datapath_op_t kind, uint32_t index,
-		   const uint8_t *data, uint32_t len)
+int csd_oplist_record(void *ctx, uint8_t id, uint8_t kind, uint32_t index,
+		      const uint8_t *data, uint32_t len)
 {
+	struct csd_oplist *l = ctx;
 	struct csd_op *op;
 
+	if (kind != OCSD_OP_DATA)
+		len = 0;
 	if (!grow((void **)&l->ops, &l->cap, l->n + 1, sizeof(*l->ops)) ||
-	    (kind == OCSD_OP_DATA && !grow((void **)&l->data, &l->data_cap, l->len + len, 1))) {
+	    !grow((void **)&l->data, &l->data_cap, l->len + len, 1)) {
 		l->nomem = true;
-		return false;
+		return 1;
 	}
 	op = &l->ops[l->n++];
 	op->id = id;
-	op->kind = (uint8_t)kind;
+	op->kind = kind;
 	op->index = index;
 	op->off = l->len;
-	op->len = 0;
-	if (kind == OCSD_OP_DATA && len) {
+	op->len = len;
+	if (len) {
 		memcpy(l->data + l->len, data, len);
 		l->len += len;
-		op->len = len;
 		l->id_bytes[id & (CSD_TRACE_IDS - 1)] += len;
 	}
-	return true;
+	return 0;
 }
 
-/* ---- the recording decoder, as an OpenCSD custom decoder ---------------- */
+/* ---- the stand-in decoder, as an OpenCSD custom decoder ----------------- */
 
 static ocsd_datapath_resp_t split_data_in(const void *handle, const ocsd_datapath_op_t op,
 					  const ocsd_trc_index_t index, const uint32_t len,
 					  const uint8_t *data, uint32_t *used)
 {
 	const struct split_dcd *s = handle;
+	struct split_out *out = s->out;
 
-	if (!op_add(s->l, s->id, op, (uint32_t)index, data, op == OCSD_OP_DATA ? len : 0))
+	if (out->stop || out->fn(out->ctx, s->id, (uint8_t)op, (uint32_t)index, data,
+				 op == OCSD_OP_DATA ? len : 0)) {
+		/* Stops the deformatter; deform() sees why. */
+		out->stop = 1;
 		return OCSD_RESP_FATAL_SYS_ERR;
+	}
 	if (used)
 		*used = op == OCSD_OP_DATA ? len : 0;
 	return OCSD_RESP_CONT;
@@ -188,7 +203,7 @@ ocsd_datapath_resp_t csd_ocsd_flush(dcd_tree_handle_t tree, const int *stop)
 
 /* Push @len bytes of whole frames through the deformatter, then end of trace. */
 static enum csd_err deformat(dcd_tree_handle_t tree, const struct csd_sink *s, size_t len,
-			     const struct csd_oplist *l)
+			     const struct split_out *out)
 {
 	size_t pos = 0, skipped = 0, first_bad = 0;
 	ocsd_datapath_resp_t r;
@@ -203,8 +218,8 @@ static enum csd_err deformat(dcd_tree_handle_t tree, const struct csd_sink *s, s
 		pos += used;
 		if (OCSD_DATA_RESP_IS_WAIT(r))
 			r = csd_ocsd_flush(tree, NULL);
-		if (l->nomem)
-			return CSD_ERR_NOMEM;
+		if (out->stop)
+			return CSD_OK;
 		if (OCSD_DATA_RESP_IS_FATAL(r)) {
 			/* Random bytes make the deformatter say INVALID_PARAM too. */
 			if (r != OCSD_RESP_FATAL_INVALID_DATA && r != OCSD_RESP_FATAL_INVALID_PARAM) {
@@ -227,8 +242,8 @@ static enum csd_err deformat(dcd_tree_handle_t tree, const struct csd_sink *s, s
 	r = ocsd_dt_process_data(tree, OCSD_OP_EOT, 0, 0, NULL, NULL);
 	if (OCSD_DATA_RESP_IS_WAIT(r))
 		r = csd_ocsd_flush(tree, NULL);
-	if (l->nomem)
-		return CSD_ERR_NOMEM;
+	if (out->stop)
+		return CSD_OK;
 	if (OCSD_DATA_RESP_IS_FATAL(r)) {
 		resp_error("fatal error at end of trace", s, r);
 		return CSD_ERR_DECODE;
@@ -237,7 +252,7 @@ static enum csd_err deformat(dcd_tree_handle_t tree, const struct csd_sink *s, s
 }
 
 static enum csd_err split_formatted(const struct csd_sink *s, const bool want[CSD_TRACE_IDS],
-				    size_t len, struct csd_oplist *out)
+				    size_t len, struct split_out *out)
 {
 	struct split_dcd dcd[CSD_TRACE_IDS];
 	dcd_tree_handle_t tree;
@@ -260,7 +275,7 @@ static enum csd_err split_formatted(const struct csd_sink *s, const bool want[CS
 		if (!want[id])
 			continue;
 		dcd[id].id = (uint8_t)id;
-		dcd[id].l = out;
+		dcd[id].out = out;
 		e = ocsd_dt_create_decoder(tree, SPLIT_NAME, OCSD_CREATE_FLG_FULL_DECODER, &dcd[id],
 					   &csid);
 		if (e != OCSD_OK) {
@@ -284,27 +299,28 @@ static enum csd_err split_formatted(const struct csd_sink *s, const bool want[CS
 }
 
 enum csd_err csd_split_sink(const struct csd_sink *s, const bool want[CSD_TRACE_IDS],
-			    bool formatted, uint8_t single_id, struct csd_oplist *out)
+			    bool formatted, uint8_t single_id, csd_op_fn fn, void *ctx)
 {
 	/* The deformatter takes whole 16-byte frames; the trace index is 32 bits. */
 	size_t unit = formatted ? OCSD_DFRMTR_FRAME_SIZE : 1;
 	size_t len = s->len > UINT32_MAX ? UINT32_MAX : s->len;
+	struct split_out out = { fn, ctx, 0 };
 	size_t pos;
 
-	memset(out, 0, sizeof(*out));
 	len -= len % unit;
 	if (len < s->len)
 		csd_warn("sink %s: %zu bytes of trace, %zu of them decoded (%s)", s->name, s->len,
 			 len, len == UINT32_MAX - UINT32_MAX % unit ? "the first 4 GiB" :
 			 "not a whole number of 16-byte frames");
 	if (formatted)
-		return split_formatted(s, want, len, out);
+		return split_formatted(s, want, len, &out);
 	/* One trace ID's raw stream: the operations are the blocks. */
 	for (pos = 0; pos < len; pos += PUSH_BLOCK) {
 		uint32_t n = len - pos < PUSH_BLOCK ? (uint32_t)(len - pos) : PUSH_BLOCK;
 
-		if (!op_add(out, single_id, OCSD_OP_DATA, (uint32_t)pos, s->data + pos, n))
-			return CSD_ERR_NOMEM;
+		if (fn(ctx, single_id, OCSD_OP_DATA, (uint32_t)pos, s->data + pos, n))
+			return CSD_OK;
 	}
-	return op_add(out, single_id, OCSD_OP_EOT, 0, NULL, 0) ? CSD_OK : CSD_ERR_NOMEM;
+	fn(ctx, single_id, OCSD_OP_EOT, 0, NULL, 0);
+	return CSD_OK;
 }
