@@ -33,7 +33,7 @@ DECODE_ORACLE_CHECKS := $(addprefix check-decode-oracle-,$(DECODE_ORACLE_TRACES)
 
 .PHONY: $(DECODE_ORACLE_CHECKS) check-decode-ds5 check-decode-roundtrip check-decode-symbols \
 	check-decode-text check-decode-hostile check-decode-symjson check-decode-valgrind \
-	check-decode-lines check-decode-threads
+	check-decode-lines check-decode-threads check-decode-image
 
 # Per trace ID the same ranges, NACCs and exceptions as trc_pkt_lister -decode.
 $(DECODE_ORACLE_CHECKS): check-decode-oracle-%: $(DECODE_CSDUMP)
@@ -65,6 +65,11 @@ check-decode-symjson: $(DECODE_CSDUMP)
 	@$(DECODE_ENV) $(HARNESS) decode-symjson tests/decode/symjson.sh \
 		$(DECODE_CSDUMP) $(DECODE_TRACES)/juno_r1_1 $(DECODE_WORK)/symjson
 
+# The image cut into adjacent, overlapping and separate memory dumps.
+check-decode-image: $(DECODE_CSDUMP)
+	@$(DECODE_ENV) $(HARNESS) decode-image tests/decode/image.sh \
+		$(DECODE_CSDUMP) $(DECODE_TRACES)/juno_r1_1 $(abspath $(DECODE_WORK))/image
+
 # An extract directory (no memory) + vmlinux at a KASLR-like offset, traced by
 # the project's encoder: encoded ranges, nm symbols and addr2line lines.
 check-decode-lines: $(DECODE_CSDUMP) $(BUILD)/encoder/etm4enc
@@ -88,4 +93,4 @@ check-decode-symbols: $(DECODE_PROBE)
 
 CHECKS += $(DECODE_ORACLE_CHECKS) check-decode-ds5 check-decode-roundtrip check-decode-symbols \
 	check-decode-text check-decode-hostile check-decode-symjson check-decode-valgrind \
-	check-decode-lines check-decode-threads
+	check-decode-lines check-decode-threads check-decode-image

@@ -176,6 +176,58 @@ static void etm_cfg(ocsd_etmv4_cfg *cfg, const struct csd_etm *m)
 	cfg->core_prof = profile_CortexA;
 }
 
+/* Memory accessors per tree at most; see add_mem_acc(). */
+#define MAX_ACCESSORS	64
+
+/* A run of overlapping or adjacent segments: [lo, last], from v[first], n of them. */
+struct seg_run {
+	uint64_t lo, last;
+	size_t first, n;
+};
+
+/*
+ * The image as the library's memory accessors, one for each run of
+ * overlapping or adjacent segments, so that an address outside the image
+ * finds none (a trace may branch outside the image a million times): a run
+ * of one segment is a buffer accessor, which the library reads itself; a run
+ * of several goes through mem_read(), where the image decides which segment
+ * wins.  Past MAX_ACCESSORS runs, one callback accessor for all addresses.
+ */
+static ocsd_err_t add_mem_acc(dcd_tree_handle_t tree, struct csd_idec *x)
+{
+	const struct csd_image *im = &x->img;
+	struct seg_run run[MAX_ACCESSORS];
+	ocsd_err_t e = OCSD_OK;
+	size_t i, n = 0;
+
+	for (i = 0; i < im->n; i++) {
+		uint64_t lo = im->v[i]->vaddr, last = lo + (im->v[i]->len - 1);
+		struct seg_run *r = n ? &run[n - 1] : NULL;
+
+		if (r && (lo <= r->last || lo - r->last == 1)) {
+			if (last > r->last)
+				r->last = last;
+			r->n++;
+			continue;
+		}
+		if (n == MAX_ACCESSORS)
+			return ocsd_dt_add_callback_mem_acc(tree, 0, ~(ocsd_vaddr_t)0,
+							    OCSD_MEM_SPACE_ANY, mem_read, x);
+		run[n++] = (struct seg_run){ .lo = lo, .last = last, .first = i, .n = 1 };
+	}
+	for (i = 0; i < n && e == OCSD_OK; i++) {
+		const struct csd_seg *sg = im->v[run[i].first];
+
+		if (run[i].n == 1 && sg->len <= UINT32_MAX)
+			e = ocsd_dt_add_buffer_mem_acc(tree, sg->vaddr, OCSD_MEM_SPACE_ANY, sg->data,
+						       (uint32_t)sg->len);
+		else
+			e = ocsd_dt_add_callback_mem_acc(tree, run[i].lo, run[i].last,
+							 OCSD_MEM_SPACE_ANY, mem_read, x);
+	}
+	return e;
+}
+
 /* The single-source tree of trace ID @id, configured from its ETM @m. */
 static dcd_tree_handle_t id_tree_create(struct csd_idec *x, const struct csd_etm *m,
 					unsigned int id)
@@ -190,8 +242,7 @@ static dcd_tree_handle_t id_tree_create(struct csd_idec *x, const struct csd_etm
 	csd_ocsd_lock();
 	tree = ocsd_create_dcd_tree(OCSD_TRC_SRC_SINGLE, 0);
 	if (tree) {
-		e = ocsd_dt_add_callback_mem_acc(tree, 0, ~(ocsd_vaddr_t)0, OCSD_MEM_SPACE_ANY,
-						 mem_read, x);
+		e = add_mem_acc(tree, x);
 		if (e == OCSD_OK)
 			e = ocsd_dt_create_decoder(tree, OCSD_BUILTIN_DCD_ETMV4I,
 						   OCSD_CREATE_FLG_FULL_DECODER, &cfg, &csid);
