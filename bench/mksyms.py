@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""mksyms.py OUT START END: an ELF file holding only a symbol table of
-functions covering [START, END), so that `csdump decode --vmlinux OUT` looks
-up a symbol for every range, as it would with a real vmlinux.  The Juno
+"""mksyms.py OUT START END [hostile]: an ELF file holding only a symbol table
+of functions covering [START, END), so that `csdump decode --vmlinux OUT`
+looks up a symbol for every range, as it would with a real vmlinux.  The Juno
 snapshots come without their kernel's vmlinux; function sizes are drawn
-(fixed seed) from 16 to 1 KiB, about a kernel's density."""
+(fixed seed) from 16 to 1 KiB, about a kernel's density.  With "hostile",
+some names need escaping in JSON (quote, backslash, control and non-ASCII
+bytes) and some are hundreds of bytes long."""
 import random
 import struct
 import sys
@@ -16,6 +18,7 @@ STB_GLOBAL, STT_FUNC = 1, 2
 
 def main():
     out, start, end = sys.argv[1], int(sys.argv[2], 0), int(sys.argv[3], 0)
+    hostile = sys.argv[4:] == ['hostile']
     rng = random.Random(8)
     strtab = bytearray(b'\0')
     syms = [struct.pack('<IBBHQQ', 0, 0, 0, 0, 0, 0)]
@@ -23,6 +26,10 @@ def main():
     while addr < end:
         size = min(rng.randrange(16, 1024, 4), end - addr)
         name = b'fn_%05d_%x' % (n, addr & 0xffffff)
+        if hostile and n % 7 == 3:
+            name += b'"q\\b\x01\x7f\xe9'
+        elif hostile and n % 11 == 5:
+            name += b'_long' * (20 + n % 60)
         syms.append(struct.pack('<IBBHQQ', len(strtab), (STB_GLOBAL << 4) | STT_FUNC, 0, 1,
                                 addr, size))
         strtab += name + b'\0'

@@ -4,7 +4,9 @@
  *
  * JSON lines are formatted by hand into a large buffer: the decoder produces
  * a range every few hundred nanoseconds and printf() would cost more than the
- * decode.  Text keeps, per trace ID, a ring of the last N entries, merging
+ * decode.  Ranges are most of them, and the same few thousand come back
+ * again and again: their text is kept and copied (see struct line_slot).
+ * Text keeps, per trace ID, a ring of the last N entries, merging
  * consecutive ranges of one function into one entry.
  */
 #include <inttypes.h>
@@ -28,16 +30,45 @@ struct entry {
 	const struct csd_sym *sym;
 };
 
+/* {"type":"no_image","cpu":N,"trace_id":N,"addr":" fits (json: 40 at most). */
+#define HEAD_MAX	80
+
+/* The events written in place, from a head made once per trace ID. */
+enum { FAST_RANGE, FAST_NACC, N_FAST };
+
 struct stream {
 	bool seen;
 	uint8_t json_len;
 	char json[40];		/* ,"cpu":N,"trace_id":N */
+	uint8_t fast_len[N_FAST];
+	char fast[N_FAST][HEAD_MAX];	/* {"type":"range",...,"start":" */
 	int cpu;
 	uint8_t last_el;
 	uint64_t last_ctxid;
 	uint64_t ranges, instrs;
 	struct entry *ring;
 	size_t cap, head, count;	/* ring: oldest at head */
+};
+
+/*
+ * The text of a range or a branch out of the image after its stream's head
+ * ("0xstart","end":...,"sym":"name+0xoff"}\n), kept by what it is made of:
+ * a trace runs the same few thousand ranges millions of times, and copying
+ * the line costs less than looking up the symbol and formatting the numbers.
+ * A slot is three cache lines; a text is read 32 bytes at a time, so that
+ * only the lines it fills are touched.
+ */
+#define LINE_KEEP	160	/* longest text kept, a multiple of 32 */
+#define LINE_BITS	12
+#define LINE_EMPTY	0xff	/* a slot's kind: nothing kept */
+
+struct line_slot {
+	uint64_t start, end;
+	uint32_t n_instr;
+	uint8_t kind;		/* FAST_RANGE, FAST_NACC or LINE_EMPTY */
+	uint8_t len;
+	uint8_t hot;		/* used since a miss last looked at it */
+	char text[LINE_KEEP + 8];	/* 192 bytes in all */
 };
 
 struct csd_render {
@@ -48,6 +79,9 @@ struct csd_render {
 	bool lines;
 	bool write_err;
 	bool nomem;
+	struct line_slot *lines_kept;	/* JSON lines: 1 << LINE_BITS */
+	bool pending;			/* held: a range or branch not yet written */
+	struct csd_ev held;
 	struct stream ids[N_IDS];
 	size_t pos;
 	char buf[OUT_BUF];
@@ -65,6 +99,17 @@ struct csd_render *csd_render_new(FILE *f, enum csd_out_format fmt, struct csd_s
 	r->syms = syms;
 	r->last = last;
 	r->lines = lines;
+	if (fmt == CSD_OUT_JSONL) {
+		size_t i, n = (size_t)1 << LINE_BITS;
+
+		r->lines_kept = malloc(n * sizeof(*r->lines_kept));
+		if (!r->lines_kept) {
+			free(r);
+			return NULL;
+		}
+		for (i = 0; i < n; i++)
+			r->lines_kept[i].kind = LINE_EMPTY;
+	}
 	return r;
 }
 
@@ -76,6 +121,7 @@ void csd_render_free(struct csd_render *r)
 		return;
 	for (i = 0; i < N_IDS; i++)
 		free(r->ids[i].ring);
+	free(r->lines_kept);
 	free(r);
 }
 
@@ -123,35 +169,79 @@ static void put_str(struct csd_render *r, const char *s)
 	put_mem(r, s, strlen(s));
 }
 
-static void put_hex(struct csd_render *r, uint64_t v)
+/* The 8 hex digits of @x as ASCII, the most significant in the low byte. */
+static inline uint64_t hex8(uint32_t x)
 {
-	static const char digits[] = "0123456789abcdef";
-	int n = v ? (67 - __builtin_clzll(v)) / 4 : 1;
-	char *p = out_room(r, 2 + (size_t)n);
+	uint64_t v = x, big;
 
+	/* One nibble a byte, the most significant nibble in the top byte... */
+	v = (v | v << 16) & 0x0000ffff0000ffffull;
+	v = (v | v << 8) & 0x00ff00ff00ff00ffull;
+	v = (v | v << 4) & 0x0f0f0f0f0f0f0f0full;
+	/* ...then '0' + d, and 'a' - 10 + d where d > 9 (0x27 = 'a' - '0' - 10). */
+	big = ((v + 0x0606060606060606ull) >> 4) & 0x0101010101010101ull;
+	v += 0x3030303030303030ull + big * 0x27;
+	return __builtin_bswap64(v);	/* memory order: most significant first */
+}
+
+/*
+ * "0x" and the hex digits of @v, no leading zeros, at @p, which has room for
+ * 2 + 16 bytes whatever @v is.  Returns the end.  The digits stay in
+ * registers: a copy through a stack buffer stalls on store forwarding.
+ */
+static inline char *hex_at(char *p, uint64_t v)
+{
+	uint64_t a = hex8((uint32_t)(v >> 32)), b = hex8((uint32_t)v);	/* a: first 8 */
+	unsigned int n = v ? (67u - (unsigned int)__builtin_clzll(v)) / 4 : 1;
+	unsigned int drop = 8 * (16 - n);	/* bits of leading zeros, as text */
+
+	/* a:b little-endian is the 16-character text: shift the zeros out. */
+	if (drop >= 64) {
+		a = b >> (drop - 64);
+		b = 0;
+	} else if (drop) {
+		a = a >> drop | b << (64 - drop);
+		b >>= drop;
+	}
 	p[0] = '0';
 	p[1] = 'x';
-	r->pos += 2 + (size_t)n;
-	for (p += 1 + n; n; n--, v >>= 4)
-		*p-- = digits[v & 0xf];
+	memcpy(p + 2, &a, 8);	/* whole words; the tail is written over */
+	memcpy(p + 10, &b, 8);
+	return p + 2 + n;
+}
+
+static void put_hex(struct csd_render *r, uint64_t v)
+{
+	char *p = out_room(r, 2 + 16);
+
+	r->pos = (size_t)(hex_at(p, v) - r->buf);
+}
+
+/* Decimal @v at @p (room for 20 bytes); returns the end. */
+static inline char *dec_at(char *p, uint64_t v)
+{
+	char tmp[20];
+	size_t n = 0;
+
+	if (v < 10) {
+		*p = (char)('0' + v);
+		return p + 1;
+	}
+	do {
+		tmp[sizeof(tmp) - ++n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	memcpy(p, tmp + sizeof(tmp) - n, n);
+	return p + n;
 }
 
 static void put_dec(struct csd_render *r, int64_t sv)
 {
-	char tmp[24];
-	uint64_t v = sv < 0 ? 0 - (uint64_t)sv : (uint64_t)sv;
-	int n = 0;
-	char *p;
+	char *p = out_room(r, 21);
 
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	p = out_room(r, 1 + (size_t)n);
 	if (sv < 0)
 		*p++ = '-';
-	while (n)
-		*p++ = tmp[--n];
+	p = dec_at(p, sv < 0 ? 0 - (uint64_t)sv : (uint64_t)sv);
 	r->pos = (size_t)(p - r->buf);
 }
 
@@ -231,24 +321,163 @@ static void json_sym_fields(struct csd_render *r, uint64_t addr)
 	}
 }
 
-/* ,"cpu":N,"trace_id":N -- the same for every event of a trace ID. */
-static void json_stream_fields(struct csd_render *r, const struct csd_ev *ev)
+/* The heads of the FAST_ kinds: the type, the stream fields, the first key. */
+static const struct {
+	const char *type, *key;
+} fast_heads[N_FAST] = {
+	[FAST_RANGE] = { "{\"type\":\"range\"", ",\"start\":\"" },
+	[FAST_NACC] = { "{\"type\":\"no_image\"", ",\"addr\":\"" },
+};
+
+/* Make the JSON of stream @st for @ev's CPU. */
+static void json_stream_make(struct stream *st, const struct csd_ev *ev)
+{
+	size_t k;
+	int n;
+
+	st->cpu = ev->cpu;
+	if (ev->cpu >= 0)
+		n = snprintf(st->json, sizeof(st->json), ",\"cpu\":%d,\"trace_id\":%u", ev->cpu,
+			     ev->trace_id);
+	else
+		n = snprintf(st->json, sizeof(st->json), ",\"cpu\":null,\"trace_id\":%u",
+			     ev->trace_id);
+	st->json_len = (uint8_t)n;
+	for (k = 0; k < N_FAST; k++) {
+		size_t t = strlen(fast_heads[k].type), key = strlen(fast_heads[k].key);
+		char *h = st->fast[k];
+
+		memset(h, 0, HEAD_MAX);
+		memcpy(h, fast_heads[k].type, t);
+		memcpy(h + t, st->json, st->json_len);
+		memcpy(h + t + st->json_len, fast_heads[k].key, key);
+		st->fast_len[k] = (uint8_t)(t + st->json_len + key);
+	}
+}
+
+/* The stream of @ev's trace ID, its JSON made for @ev's CPU. */
+static inline struct stream *json_stream(struct csd_render *r, const struct csd_ev *ev)
 {
 	struct stream *st = &r->ids[ev->trace_id & (N_IDS - 1)];
 
-	if (!st->json_len || st->cpu != ev->cpu) {
-		int n;
+	if (!st->json_len || st->cpu != ev->cpu)
+		json_stream_make(st, ev);
+	return st;
+}
 
-		st->cpu = ev->cpu;
-		if (ev->cpu >= 0)
-			n = snprintf(st->json, sizeof(st->json), ",\"cpu\":%d,\"trace_id\":%u",
-				     ev->cpu, ev->trace_id);
-		else
-			n = snprintf(st->json, sizeof(st->json), ",\"cpu\":null,\"trace_id\":%u",
-				     ev->trace_id);
-		st->json_len = (uint8_t)n;
-	}
+/* ,"cpu":N,"trace_id":N -- the same for every event of a trace ID. */
+static void json_stream_fields(struct csd_render *r, const struct csd_ev *ev)
+{
+	struct stream *st = json_stream(r, ev);
+
 	put_mem(r, st->json, st->json_len);
+}
+
+static void json_event_general(struct csd_render *r, const struct csd_ev *ev);
+
+/* Copy the literal @s to @p; returns the end. */
+#define LIT_AT(p, s) (memcpy(p, s, sizeof(s) - 1), (p) + sizeof(s) - 1)
+
+#define LINE_MASK	((1u << LINE_BITS) - 1)
+#define SLOT_IS(c, k, s, e, n)	\
+	((c)->kind == (k) && (c)->start == (s) && (c)->end == (e) && (c)->n_instr == (n))
+
+/* The most line_text() writes but the name. */
+#define LINE_MAX_BUT_NAME	(18 + 9 + 18 + 12 + 10 + 8 + 19 + 3)
+
+/* The text of @ev (kind @k) after the head at @p, @sym its symbol (or NULL). */
+static char *line_text(char *p, const struct csd_ev *ev, int k, const struct csd_sym *sym)
+{
+	p = hex_at(p, ev->start);
+	if (k == FAST_RANGE) {
+		p = LIT_AT(p, "\",\"end\":\"");
+		p = hex_at(p, ev->end);
+		p = LIT_AT(p, "\",\"n_instr\":");
+		p = dec_at(p, ev->n_instr);
+	} else {
+		*p++ = '"';
+	}
+	if (sym) {
+		p = LIT_AT(p, ",\"sym\":\"");
+		memcpy(p, sym->name, sym->name_len);
+		p += sym->name_len;
+		if (ev->start != sym->addr) {
+			*p++ = '+';
+			p = hex_at(p, ev->start - sym->addr);
+		}
+		*p++ = '"';
+	}
+	return LIT_AT(p, "}\n");
+}
+
+/* The two slots where the text of @ev (kind @k) may be kept. */
+static inline void line_slots(struct csd_render *r, const struct csd_ev *ev, int k,
+			      struct line_slot **c, struct line_slot **c2)
+{
+	uint64_t end = k == FAST_RANGE ? ev->end : 0;
+	uint64_t h = (ev->start * 0x9e3779b97f4a7c15ull) ^ (end * 0xc2b2ae3d27d4eb4full);
+
+	*c = &r->lines_kept[h >> (64 - LINE_BITS)];
+	*c2 = &r->lines_kept[(h >> (64 - 2 * LINE_BITS)) & LINE_MASK];
+}
+
+/*
+ * Ranges and branches out of the image, nearly every object csdump writes:
+ * the stream's head, then the rest of the line as kept from its last time.
+ * The same bytes as the general path, json_event_general(), would give.
+ */
+static void json_fast(struct csd_render *r, const struct csd_ev *ev, int k)
+{
+	uint64_t end = k == FAST_RANGE ? ev->end : 0;
+	uint32_t n = k == FAST_RANGE ? ev->n_instr : 0;
+	struct stream *st = json_stream(r, ev);
+	struct line_slot *c, *c2;
+	const struct csd_sym *sym;
+	char *p, *q;
+	size_t i;
+
+	/* Two places a text may be kept: far fewer texts evict each other. */
+	line_slots(r, ev, k, &c, &c2);
+	if (!SLOT_IS(c, k, ev->start, end, n) && SLOT_IS(c2, k, ev->start, end, n))
+		c = c2;
+	if (SLOT_IS(c, k, ev->start, end, n)) {
+		if (!c->hot)
+			c->hot = 1;
+		p = out_room(r, HEAD_MAX + LINE_KEEP);
+		memcpy(p, st->fast[k], HEAD_MAX);	/* whole; the tail is written over */
+		p += st->fast_len[k];
+		for (i = 0; i < c->len; i += 32)
+			memcpy(p + i, c->text + i, 32);
+		r->pos = (size_t)(p + c->len - r->buf);
+		return;
+	}
+	sym = csd_syms_lookup(r->syms, ev->start);
+	if (r->lines || (sym && (!sym->plain || sym->name_len > OUT_BUF / 4))) {
+		json_event_general(r, ev);
+		return;
+	}
+	p = out_room(r, HEAD_MAX + LINE_MAX_BUT_NAME + (sym ? sym->name_len : 0));
+	memcpy(p, st->fast[k], HEAD_MAX);
+	p += st->fast_len[k];
+	q = line_text(p, ev, k, sym);
+	r->pos = (size_t)(q - r->buf);
+	if ((size_t)(q - p) <= LINE_KEEP) {
+		/* An empty place, else one not used since the last miss here. */
+		if (c2->kind == LINE_EMPTY || (c->kind != LINE_EMPTY && c->hot && !c2->hot)) {
+			struct line_slot *t = c;
+
+			c = c2;
+			c2 = t;
+		}
+		c2->hot = 0;
+		c->hot = 0;
+		c->kind = (uint8_t)k;
+		c->start = ev->start;
+		c->end = end;
+		c->n_instr = n;
+		c->len = (uint8_t)(q - p);
+		memcpy(c->text, p, c->len);
+	}
 }
 
 /* {"type":"KIND", built from the one list of kinds and names. */
@@ -268,7 +497,8 @@ static void json_type_field(struct csd_render *r, enum csd_ev_kind kind)
 	put_mem(r, json_types[kind].s, json_types[kind].n);
 }
 
-static void json_event(struct csd_render *r, const struct csd_ev *ev)
+/* Any event, field by field. */
+static void json_event_general(struct csd_render *r, const struct csd_ev *ev)
 {
 	const char *name;
 
@@ -529,21 +759,50 @@ static void text_report(struct csd_render *r)
 
 /* ---- interface ------------------------------------------------------------ */
 
+/* Write the range or branch held back by csd_render_event(), if any. */
+static void json_pending(struct csd_render *r)
+{
+	if (!r->pending)
+		return;
+	r->pending = false;
+	if (r->held.kind == CSD_EV_RANGE)
+		json_fast(r, &r->held, FAST_RANGE);
+	else
+		json_fast(r, &r->held, FAST_NACC);
+}
+
 int csd_render_event(void *p, const struct csd_ev *ev)
 {
 	struct csd_render *r = p;
+	struct line_slot *c, *c2;
 
-	if (r->fmt == CSD_OUT_JSONL) {
-		json_event(r, ev);
+	if (r->fmt != CSD_OUT_JSONL)
+		return text_event(r, ev);
+	json_pending(r);
+	if (ev->kind != CSD_EV_RANGE && ev->kind != CSD_EV_NACC) {
+		json_event_general(r, ev);
 		return r->write_err;
 	}
-	return text_event(r, ev);
+	/*
+	 * Hold a range back until the next event, its slots on their way into
+	 * the cache meanwhile: the decoder's work in between hides the fetch,
+	 * which would otherwise be most of a line's cost.
+	 */
+	line_slots(r, ev, ev->kind == CSD_EV_RANGE ? FAST_RANGE : FAST_NACC, &c, &c2);
+	__builtin_prefetch(c);
+	__builtin_prefetch((const char *)c + 64);
+	__builtin_prefetch(c2);
+	r->held = *ev;
+	r->pending = true;
+	return r->write_err;
 }
 
 bool csd_render_finish(struct csd_render *r)
 {
-	if (r->fmt == CSD_OUT_JSONL)
+	if (r->fmt == CSD_OUT_JSONL) {
+		json_pending(r);
 		out_flush(r);
+	}
 	else
 		text_report(r);
 	if (fflush(r->f) || ferror(r->f))
