@@ -38,8 +38,9 @@ static const char decode_usage[] =
 	"  --format F      text (default) or jsonl: one JSON object per range and\n"
 	"                  event, in trace order; addresses are hex strings, end is\n"
 	"                  exclusive\n"
-	"  --threads N     decoder threads (default one per CPU; 0: decode on the\n"
-	"                  main thread); the output does not depend on it\n";
+	"  --threads N     decoder threads (default one per CPU this process may\n"
+	"                  run on; 0, or the default on one CPU: decode on the main\n"
+	"                  thread); the output does not depend on it\n";
 
 static const char snapshot_usage[] =
 	"usage: csdump snapshot INPUT -o DIR [--vmlinux FILE]\n"
@@ -260,7 +261,8 @@ int csd_cmd_decode(int argc, char **argv)
 		opts.progress = progress_show;
 		opts.progress_ctx = &pr;
 	}
-	if (a.threads == 0) {
+	/* Workers only pay when there is a second CPU to run them. */
+	if (a.threads == 0 || (a.threads < 0 && csd_decode_cpus() < 2)) {
 		err = csd_decode(&d, &opts, csd_render_event, r);
 	} else {
 		opts.threads = a.threads > 0 ? (int)a.threads : 0;

@@ -56,7 +56,7 @@ struct csd_decode_opts {
 	int cpu;			/* decode only this CPU; -1 = all */
 	csd_progress_fn progress;	/* may be NULL */
 	void *progress_ctx;
-	int threads;			/* csd_decode_pipelined: workers, 0 = one per CPU */
+	int threads;			/* csd_decode_pipelined: workers, 0 = csd_decode_cpus() */
 };
 
 /*
@@ -69,13 +69,16 @@ enum csd_err csd_decode(const struct csd_dump *d, const struct csd_decode_opts *
 
 /*
  * The same, with the trace IDs decoded on worker threads (o->threads, by
- * default one per CPU) and @fn run on this one: identical events in identical
+ * default csd_decode_cpus()) and @fn run on this one: identical events in identical
  * order (see decode_int.h), faster when there are several busy trace IDs or
  * when @fn does real work (formatting).  Messages and @o->progress may come
  * from any of the threads.
  */
 enum csd_err csd_decode_pipelined(const struct csd_dump *d, const struct csd_decode_opts *o,
 				  csd_ev_fn fn, void *ctx);
+
+/* The CPUs this process may run on (its affinity mask), at least 1. */
+int csd_decode_cpus(void);
 
 /* Short names for messages and output. */
 const char *csd_ev_kind_name(enum csd_ev_kind k);

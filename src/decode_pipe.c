@@ -12,6 +12,7 @@
  * workers (decode_int.h says why).
  */
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -277,6 +278,17 @@ static enum csd_err decode_sink(const struct csd_dump *d, uint8_t sink,
 	return err;
 }
 
+int csd_decode_cpus(void)
+{
+	cpu_set_t set;
+	long n;
+
+	if (!sched_getaffinity(0, sizeof(set), &set) && CPU_COUNT(&set) > 0)
+		return CPU_COUNT(&set);
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 && n < 4096 ? (int)n : 1;
+}
+
 enum csd_err csd_decode_pipelined(const struct csd_dump *d, const struct csd_decode_opts *o,
 				  csd_ev_fn fn, void *ctx)
 {
@@ -289,7 +301,7 @@ enum csd_err csd_decode_pipelined(const struct csd_dump *d, const struct csd_dec
 
 	if (!o)
 		o = &defaults;
-	workers = o->threads > 0 ? (size_t)o->threads : (size_t)sysconf(_SC_NPROCESSORS_ONLN);
+	workers = o->threads > 0 ? (size_t)o->threads : (size_t)csd_decode_cpus();
 	if (workers < 1)
 		workers = 1;
 	if (workers > MAX_WORKERS)
