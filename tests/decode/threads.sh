@@ -2,8 +2,9 @@
 # threads.sh CSDUMP ETM4ENC SNAPSHOT_DIR WORK: the output of csdump decode does not
 # depend on how many threads decode (--threads 0: all on the main thread; 1,
 # 2, 3: workers; the default under taskset to one CPU), on juno_r1_1 (six
-# trace IDs) and on a two-CPU trace of the project's encoder (trace IDs busy alike, frames mixing them).  CSDUMP may be
-# a ThreadSanitizer build: a data race fails the run.
+# trace IDs) and on a two-CPU trace of the project's encoder (trace IDs busy
+# alike, frames mixing them).  CSDUMP may be a ThreadSanitizer build: a data
+# race fails the run.
 set -eu
 csdump=$1 enc=$2 snap=$3 work=$4
 . "$(dirname "$0")/common.sh"
