@@ -4,14 +4,17 @@
 # repeated (a formatted-frame buffer repeated is still a valid buffer) and,
 # given the project's ETMv4 encoder, on a 2 MiB two-CPU trace of PROG_ELF
 # (with its real symbols):
-#   (a) csdump decode --format jsonl --last 0 with symbols: every range, printed
-#   (b) OpenCSD's C API, a callback that only counts (bench/ocsd_nop.c)
+#   (a) csdump decode --format jsonl --last 0 with symbols: every range, printed;
+#       once on one core (taskset: csdump then decodes on its main thread), once
+#       on all of them (csdump's default: the trace IDs on worker threads)
+#   (b) OpenCSD's C API, a callback that only counts (bench/ocsd_nop.c), on
+#       one core
 #   (c) perf script on a perf.data of the same trace (`csdump perf`)
 #   (d) trc_pkt_lister -decode_only
 # Wall-clock and CPU (user+system, all threads) seconds of each whole
-# process, best of BENCH_REPEAT (3) runs, and what each produced, so a peer that stopped
+# process, best of BENCH_REPEAT (5) runs, and what each produced, so a peer that stopped
 # early shows.  Ratios are throughput against (b): above 1 is faster than
-# the C API; the CPU ratio is the one-core comparison.
+# the C API.
 set -u
 csdump=$1 nop=$2 traces=$3 work=$4 enc=${5:-} prog=${6:-}
 juno=$traces/juno_r1_1
@@ -37,7 +40,13 @@ syms=$work/juno-syms.elf
 # the best wall seconds, VAR_cpu the best user+system seconds of the process
 # and its threads.  Best of a few: the other tenants of a 2-core machine add
 # noise, never speed.
-repeat=${BENCH_REPEAT:-3}
+repeat=${BENCH_REPEAT:-5}
+# One core: the first CPU this shell may run on.
+one_core=()
+if command -v taskset >/dev/null; then
+	cpu0=$(taskset -pc $$ | sed 's/.*: *//; s/[-,].*//')
+	one_core=(taskset -c "$cpu0")
+fi
 timed() {
 	local var=$1 t i wall cpu best_wall=999999 best_cpu=999999
 	shift
@@ -81,11 +90,12 @@ bench_one() {	# DIR SYMBOLS BUFFER_FILE NAME
 	printf '  %-40s %7s %7s %8s %9s %-8s %6s %6s\n' tool wall-s cpu-s "MiB/s" produced "" \
 		"wall" "cpu"
 
+	timed ta1 "${one_core[@]}" "$csdump" decode "$dir" --vmlinux "$syms" --format jsonl --last 0
 	timed ta "$csdump" decode "$dir" --vmlinux "$syms" --format jsonl --last 0
 	na=$("$csdump" decode "$dir" --vmlinux "$syms" --format jsonl --last 0 2>/dev/null |
 		grep -c '"type":"range"')
 
-	timed tb "$nop" "$dir"
+	timed tb "${one_core[@]}" "$nop" "$dir"
 	nb=$("$nop" "$dir" 2>/dev/null | awk '{ print $2 }')
 
 	tc=- tc_cpu=- nc=-
@@ -103,8 +113,11 @@ bench_one() {	# DIR SYMBOLS BUFFER_FILE NAME
 	timed td lister "$dir"
 	nd=$(grep -c 'OCSD_GEN_TRC_ELEM_INSTR_RANGE' "$work/d.ppl")
 
-	row "(a) csdump decode, jsonl, symbols" "$ta" "$ta_cpu" "$na" ranges "$bytes" "$tb" "$tb_cpu"
-	row "(b) OpenCSD C API, counting callback" "$tb" "$tb_cpu" "$nb" ranges "$bytes" "$tb" "$tb_cpu"
+	row "(a) csdump decode, jsonl+syms, 1 CPU" "$ta1" "$ta1_cpu" "$na" ranges "$bytes" "$tb" \
+		"$tb_cpu"
+	row "(a) csdump decode, jsonl+syms, $(nproc) CPUs" "$ta" "$ta_cpu" "$na" ranges "$bytes" "$tb" "$tb_cpu"
+	row "(b) OpenCSD C API, nop callback, 1 CPU" "$tb" "$tb_cpu" "$nb" ranges "$bytes" "$tb" \
+		"$tb_cpu"
 	if [ "$tc" = - ]; then
 		row "(c) perf script" - - - "not measured: csdump perf gave no perf.data + ELF"
 	else
