@@ -25,12 +25,57 @@
 /* Flushes in a row before we call the tree stuck. */
 #define MAX_FLUSHES	100000u
 
-/* The caller's consumer of operations; stop: it asked to stop. */
+/*
+ * The caller's consumer of operations; stop: it asked to stop.  The
+ * deformatter hands on a trace ID's bytes a frame at a time (15 bytes at
+ * most); runs of them for one ID are gathered into one operation, so that
+ * the decoder behind is called once a run instead of once a frame.
+ */
+#define GATHER	4096
+
 struct split_out {
 	csd_op_fn fn;
 	void *ctx;
 	int stop;
+	uint32_t g_len, g_index;	/* gathered DATA of trace ID g_id, from g_index */
+	uint8_t g_id;
+	uint8_t g[GATHER];
 };
+
+/* Hand on the bytes gathered; non-zero: stop. */
+static int out_flush(struct split_out *o)
+{
+	uint32_t n = o->g_len;
+
+	if (n && !o->stop) {
+		o->g_len = 0;
+		if (o->fn(o->ctx, o->g_id, OCSD_OP_DATA, o->g_index, o->g, n))
+			o->stop = 1;
+	}
+	return o->stop;
+}
+
+/* One operation of the deformatter's; non-zero: stop. */
+static int out_op(struct split_out *o, uint8_t id, uint8_t kind, uint32_t index,
+		  const uint8_t *data, uint32_t len)
+{
+	if (kind == OCSD_OP_DATA && len <= GATHER) {
+		if (o->g_len && (id != o->g_id || len > GATHER - o->g_len) && out_flush(o))
+			return 1;
+		if (!o->g_len) {
+			o->g_id = id;
+			o->g_index = index;
+		}
+		memcpy(o->g + o->g_len, data, len);
+		o->g_len += len;
+		return o->stop;
+	}
+	if (out_flush(o))
+		return 1;
+	if (o->fn(o->ctx, id, kind, index, data, kind == OCSD_OP_DATA ? len : 0))
+		o->stop = 1;
+	return o->stop;
+}
 
 struct split_dcd {
 	uint8_t id;
@@ -97,12 +142,9 @@ static ocsd_datapath_resp_t split_data_in(const void *handle, const ocsd_datapat
 	const struct split_dcd *s = handle;
 	struct split_out *out = s->out;
 
-	if (out->stop || out->fn(out->ctx, s->id, (uint8_t)op, (uint32_t)index, data,
-				 op == OCSD_OP_DATA ? len : 0)) {
-		/* Stops the deformatter; deform() sees why. */
-		out->stop = 1;
-		return OCSD_RESP_FATAL_SYS_ERR;
-	}
+	if (out->stop || out_op(out, s->id, (uint8_t)op, (uint32_t)index, data,
+				op == OCSD_OP_DATA ? len : 0))
+		return OCSD_RESP_FATAL_SYS_ERR;	/* stops the deformatter; deform() sees why */
 	if (used)
 		*used = op == OCSD_OP_DATA ? len : 0;
 	return OCSD_RESP_CONT;
@@ -304,7 +346,8 @@ enum csd_err csd_split_sink(const struct csd_sink *s, const bool want[CSD_TRACE_
 	/* The deformatter takes whole 16-byte frames; the trace index is 32 bits. */
 	size_t unit = formatted ? OCSD_DFRMTR_FRAME_SIZE : 1;
 	size_t len = s->len > UINT32_MAX ? UINT32_MAX : s->len;
-	struct split_out out = { fn, ctx, 0 };
+	struct split_out *out = malloc(sizeof(*out));
+	enum csd_err err = CSD_OK;
 	size_t pos;
 
 	len -= len % unit;
@@ -312,15 +355,25 @@ enum csd_err csd_split_sink(const struct csd_sink *s, const bool want[CSD_TRACE_
 		csd_warn("sink %s: %zu bytes of trace, %zu of them decoded (%s)", s->name, s->len,
 			 len, len == UINT32_MAX - UINT32_MAX % unit ? "the first 4 GiB" :
 			 "not a whole number of 16-byte frames");
-	if (formatted)
-		return split_formatted(s, want, len, &out);
-	/* One trace ID's raw stream: the operations are the blocks. */
-	for (pos = 0; pos < len; pos += PUSH_BLOCK) {
-		uint32_t n = len - pos < PUSH_BLOCK ? (uint32_t)(len - pos) : PUSH_BLOCK;
+	if (!out)
+		return CSD_ERR_NOMEM;
+	out->fn = fn;
+	out->ctx = ctx;
+	out->stop = 0;
+	out->g_len = 0;
+	if (formatted) {
+		err = split_formatted(s, want, len, out);
+	} else {
+		/* One trace ID's raw stream: the operations are the blocks. */
+		for (pos = 0; pos < len && !out->stop; pos += PUSH_BLOCK) {
+			uint32_t n = len - pos < PUSH_BLOCK ? (uint32_t)(len - pos) : PUSH_BLOCK;
 
-		if (fn(ctx, single_id, OCSD_OP_DATA, (uint32_t)pos, s->data + pos, n))
-			return CSD_OK;
+			out_op(out, single_id, OCSD_OP_DATA, (uint32_t)pos, s->data + pos, n);
+		}
+		if (!out->stop)
+			out_op(out, single_id, OCSD_OP_EOT, 0, NULL, 0);
 	}
-	fn(ctx, single_id, OCSD_OP_EOT, 0, NULL, 0);
-	return CSD_OK;
+	out_flush(out);	/* nothing is left after an end of trace; after a stop, nothing goes */
+	free(out);
+	return err;
 }
