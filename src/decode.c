@@ -23,7 +23,7 @@
 /* The decoder of one trace ID. */
 struct id_tree {
 	dcd_tree_handle_t tree;
-	uint64_t rejected;	/* chunks the decoder refused (FATAL), then reset */
+	uint64_t rejected;	/* times the decoder refused trace (FATAL) and was reset */
 };
 
 struct csd_idec {
@@ -175,6 +175,9 @@ static void etm_cfg(ocsd_etmv4_cfg *cfg, const struct csd_etm *m)
 	cfg->arch_ver = ((m->trcidr1 >> 4) & 0xf) >= 4 ? ARCH_AA64 : ARCH_V8;
 	cfg->core_prof = profile_CortexA;
 }
+
+/* Calls in a row that take no byte before the decoder is deemed stuck. */
+#define MAX_STALLS	16
 
 /* Memory accessors per tree at most; see add_mem_acc(). */
 #define MAX_ACCESSORS	64
@@ -385,8 +388,8 @@ void csd_idec_report(struct csd_idec *x)
 
 	for (i = 0; i < CSD_TRACE_IDS; i++)
 		if (x->t[i].rejected)
-			csd_warn("sink %s, trace ID 0x%zx: the decoder refused %" PRIu64
-				 " chunk(s) of trace and was reset each time", x->s->name, i,
+			csd_warn("sink %s, trace ID 0x%zx: the decoder refused the trace %" PRIu64
+				 " time(s) and was reset each time", x->s->name, i,
 				 x->t[i].rejected);
 }
 
@@ -395,6 +398,7 @@ int csd_idec_push(struct csd_idec *x, uint64_t tag, uint8_t id, uint8_t kind, ui
 {
 	struct id_tree *t = &x->t[id & (CSD_TRACE_IDS - 1)];
 	ocsd_datapath_resp_t r = OCSD_RESP_CONT;
+	unsigned int stalls = 0;
 	uint32_t pos = 0;
 
 	if (!t->tree || x->stop)
@@ -405,19 +409,32 @@ int csd_idec_push(struct csd_idec *x, uint64_t tag, uint8_t id, uint8_t kind, ui
 		if (OCSD_DATA_RESP_IS_WAIT(r))
 			r = csd_ocsd_flush(t->tree, &x->stop);
 	}
-	while (kind == OCSD_OP_DATA && pos < len && !x->stop && !OCSD_DATA_RESP_IS_FATAL(r)) {
+	while (kind == OCSD_OP_DATA && pos < len && !x->stop) {
 		uint32_t used = 0;
 
 		r = ocsd_dt_process_data(t->tree, OCSD_OP_DATA, index + pos, len - pos, data + pos,
 					 &used);
 		pos += used;
+		stalls = used ? 0 : stalls + 1;
 		if (OCSD_DATA_RESP_IS_WAIT(r))
 			r = csd_ocsd_flush(t->tree, &x->stop);
-		else if (!used && !OCSD_DATA_RESP_IS_FATAL(r))
-			r = OCSD_RESP_FATAL_SYS_ERR;	/* no progress: give the chunk up */
+		if (!OCSD_DATA_RESP_IS_FATAL(r) && stalls < MAX_STALLS)
+			continue;
+		if (x->stop)
+			break;
+		/*
+		 * The decoder refused a packet (or takes nothing): it starts over
+		 * and looks for a sync in the rest of the bytes, past one it would
+		 * not take at all; the other trace IDs go on.
+		 */
+		t->rejected++;
+		ocsd_dt_process_data(t->tree, OCSD_OP_RESET, 0, 0, NULL, NULL);
+		pos += !used;
+		stalls = 0;
+		r = OCSD_RESP_CONT;
 	}
 	if (OCSD_DATA_RESP_IS_FATAL(r) && !x->stop) {
-		/* The decoder refused this chunk: it starts over, the others go on. */
+		/* An end of trace or a flush the decoder refused: it starts over. */
 		t->rejected++;
 		ocsd_dt_process_data(t->tree, OCSD_OP_RESET, 0, 0, NULL, NULL);
 	}
