@@ -12,7 +12,7 @@
 #   (c) perf script on a perf.data of the same trace (`csdump perf`)
 #   (d) trc_pkt_lister -decode_only
 # Wall-clock and CPU (user+system, all threads) seconds of each whole
-# process, best of BENCH_REPEAT (5) runs, and what each produced, so a peer that stopped
+# process, best of BENCH_REPEAT (7) runs, and what each produced, so a peer that stopped
 # early shows.  Ratios are throughput against (b): above 1 is faster than
 # the C API.
 set -u
@@ -40,28 +40,36 @@ syms=$work/juno-syms.elf
 # the best wall seconds, VAR_cpu the best user+system seconds of the process
 # and its threads.  Best of a few: the other tenants of a 2-core machine add
 # noise, never speed.
-repeat=${BENCH_REPEAT:-5}
+repeat=${BENCH_REPEAT:-7}
 # One core: the first CPU this shell may run on.
 one_core=()
 if command -v taskset >/dev/null; then
 	cpu0=$(taskset -pc $$ | sed 's/.*: *//; s/[-,].*//')
 	one_core=(taskset -c "$cpu0")
 fi
-timed() {
-	local var=$1 t i wall cpu best_wall=999999 best_cpu=999999
+# timed_once VAR CMD...: run CMD once; keep in VAR / VAR_cpu the best wall /
+# CPU seconds so far (unset: none yet).
+timed_once() {
+	local var=$1 cpu_var=${1}_cpu t wall cpu
 	shift
 	TIMEFORMAT='%R %U %S'
+	t=$( { time "$@" >/dev/null 2>"$work/stderr"; } 2>&1 ) ||
+		echo "bench: failed: $* ($(tail -n 1 "$work/stderr"))" >&2
+	t=$(echo "$t" | tail -n 1)
+	wall=${t%% *}
+	cpu=$(echo "$t" | awk '{ print $2 + $3 }')
+	printf -v "$var" '%.3f' "$(echo "$wall ${!var:-999999}" | awk '{ print ($1 < $2) ? $1 : $2 }')"
+	printf -v "$cpu_var" '%.3f' \
+		"$(echo "$cpu ${!cpu_var:-999999}" | awk '{ print ($1 < $2) ? $1 : $2 }')"
+}
+
+timed() {
+	local i
+
+	unset "$1" "${1}_cpu"
 	for ((i = 0; i < repeat; i++)); do
-		t=$( { time "$@" >/dev/null 2>"$work/stderr"; } 2>&1 ) ||
-			echo "bench: failed: $* ($(tail -n 1 "$work/stderr"))" >&2
-		t=$(echo "$t" | tail -n 1)
-		wall=${t%% *}
-		cpu=$(echo "$t" | awk '{ print $2 + $3 }')
-		best_wall=$(echo "$wall $best_wall" | awk '{ print ($1 < $2) ? $1 : $2 }')
-		best_cpu=$(echo "$cpu $best_cpu" | awk '{ print ($1 < $2) ? $1 : $2 }')
+		timed_once "$@"
 	done
-	printf -v "$var" '%.3f' "$best_wall"
-	printf -v "${var}_cpu" '%.3f' "$best_cpu"
 }
 
 ratio() { echo "$1 $2" | awk '{ printf "%.2f", ($2 > 0) ? $1 / $2 : 0 }'; }
@@ -83,19 +91,23 @@ lister() {
 }
 
 bench_one() {	# DIR SYMBOLS BUFFER_FILE NAME
-	local dir=$1 syms=$2 name=$4 bytes ta tb tc td ta_cpu tb_cpu tc_cpu td_cpu na nb nc nd elf pdata
+	local dir=$1 syms=$2 name=$4 bytes i na nb nc nd elf pdata
 	bytes=$(stat -L -c %s "$dir/$3")
 	echo
 	echo "$name: $bytes bytes of trace"
 	printf '  %-40s %7s %7s %8s %9s %-8s %6s %6s\n' tool wall-s cpu-s "MiB/s" produced "" \
 		"wall" "cpu"
 
-	timed ta1 "${one_core[@]}" "$csdump" decode "$dir" --vmlinux "$syms" --format jsonl --last 0
-	timed ta "$csdump" decode "$dir" --vmlinux "$syms" --format jsonl --last 0
+	# (a) and (b) in turns, so that a burst of noise falls on both.
+	unset ta1 ta1_cpu ta ta_cpu tb tb_cpu
+	for ((i = 0; i < repeat; i++)); do
+		timed_once ta1 "${one_core[@]}" "$csdump" decode "$dir" --vmlinux "$syms" \
+			--format jsonl --last 0
+		timed_once ta "$csdump" decode "$dir" --vmlinux "$syms" --format jsonl --last 0
+		timed_once tb "${one_core[@]}" "$nop" "$dir"
+	done
 	na=$("$csdump" decode "$dir" --vmlinux "$syms" --format jsonl --last 0 2>/dev/null |
 		grep -c '"type":"range"')
-
-	timed tb "${one_core[@]}" "$nop" "$dir"
 	nb=$("$nop" "$dir" 2>/dev/null | awk '{ print $2 }')
 
 	tc=- tc_cpu=- nc=-
