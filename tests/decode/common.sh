@@ -7,6 +7,13 @@ need_snapshot() {
 	command -v trc_pkt_lister >/dev/null || { echo "skip: trc_pkt_lister not installed"; exit 77; }
 }
 
+# fresh_work SNAPSHOT_DIR WORK: need_snapshot, then WORK empty.
+fresh_work() {
+	need_snapshot "$1"
+	rm -rf "$2"
+	mkdir -p "$2"
+}
+
 # lister_seq SNAPSHOT_DIR OUT: trc_pkt_lister's decode, normalised by
 # trace_seq.py, into OUT (its raw listing in OUT.ppl).
 lister_seq() {

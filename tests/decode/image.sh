@@ -12,9 +12,7 @@
 set -eu
 csdump=$1 snap=$2 work=$3
 . "$(dirname "$0")/common.sh"
-need_snapshot "$snap"
-rm -rf "$work"
-mkdir -p "$work"
+fresh_work "$snap" "$work"
 fail=0
 
 # cut NAME OFF:LEN...: a copy of the snapshot whose cores' dump is these pieces.

@@ -5,9 +5,7 @@
 set -eu
 csdump=$1 snap=$2 work=$3
 . "$(dirname "$0")/common.sh"
-need_snapshot "$snap"
-rm -rf "$work"
-mkdir -p "$work"
+fresh_work "$snap" "$work"
 "$csdump" snapshot "$snap" -o "$work/snap"
 ls "$work/snap"
 lister_seq "$snap" "$work/orig.seq"
