@@ -456,7 +456,19 @@ struct inline_ctx {
 	uint64_t seq;			/* operations so far: the tag */
 	const struct csd_decode_opts *o;
 	uint64_t done, total;		/* for o->progress */
+	unsigned int sink;		/* for o->where */
 };
+
+bool csd_decode_is_cut(const struct csd_decode_opts *o, unsigned int sink, uint8_t id,
+		       uint32_t index)
+{
+	size_t i;
+
+	for (i = 0; i < o->n_cuts; i++)
+		if (o->cuts[i].sink == sink && o->cuts[i].id == id && index >= o->cuts[i].index)
+			return true;
+	return false;
+}
 
 static int inline_op(void *p, uint8_t id, uint8_t kind, uint32_t index, const uint8_t *data,
 		     uint32_t len)
@@ -464,8 +476,12 @@ static int inline_op(void *p, uint8_t id, uint8_t kind, uint32_t index, const ui
 	struct inline_ctx *c = p;
 	uint64_t seq = c->seq++;
 
+	if (kind == OCSD_OP_DATA && c->o->n_cuts && csd_decode_is_cut(c->o, c->sink, id, index))
+		return 0;
+
 	if (c->o->progress && kind == OCSD_OP_DATA && !(seq & 1023))
 		c->o->progress(c->o->progress_ctx, c->done + index, c->total);
+	csd_where_set(c->o->where, c->sink, id, index);
 	return csd_idec_push(c->x, seq, id, kind, index, data, len);
 }
 
@@ -490,6 +506,7 @@ enum csd_err csd_decode(const struct csd_dump *d, const struct csd_decode_opts *
 			return CSD_ERR_DECODE;
 		ic.x->ev_fn = fn;	/* no tags to keep: straight to the caller */
 		ic.seq = 0;
+		ic.sink = (unsigned int)i;
 		err = csd_split_sink(s, ids, csd_sink_formatted(s, single), single, inline_op, &ic);
 		csd_idec_report(ic.x);
 		if (csd_idec_stopped(ic.x))

@@ -11,6 +11,7 @@
 #ifndef CSD_DECODE_H
 #define CSD_DECODE_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "csd_err.h"
@@ -52,11 +53,35 @@ typedef int (*csd_ev_fn)(void *ctx, const struct csd_ev *ev);
 /* Called now and then with the bytes pushed so far out of @total. */
 typedef void (*csd_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 
+/*
+ * Where the decode is: the sink, trace ID and trace index of the data last
+ * handed to a decoder (with workers, to one of them).  Kept up to date for
+ * a report should the decoder library crash; readable from another process
+ * when placed in shared memory.
+ */
+struct csd_decode_where {
+	atomic_uint sink;
+	atomic_uint index;
+	atomic_uint id;
+	atomic_uint valid;
+	atomic_uint workers;	/* set when decoding on workers: the place is near */
+};
+
+/* Trace left out: trace ID @id's bytes in sink @sink from trace index @index on. */
+struct csd_decode_cut {
+	unsigned int sink;
+	uint8_t id;
+	uint32_t index;
+};
+
 struct csd_decode_opts {
 	int cpu;			/* decode only this CPU; -1 = all */
 	csd_progress_fn progress;	/* may be NULL */
 	void *progress_ctx;
 	int threads;			/* csd_decode_pipelined: workers, 0 = csd_decode_cpus() */
+	struct csd_decode_where *where;	/* may be NULL */
+	const struct csd_decode_cut *cuts;	/* n_cuts of them */
+	size_t n_cuts;
 };
 
 /*

@@ -100,6 +100,22 @@ bool csd_idec_stopped(const struct csd_idec *x);
 void csd_idec_report(struct csd_idec *x);
 void csd_idec_free(struct csd_idec *x);
 
+/* Note in @w (may be NULL) that sink @sink's trace ID @id is at @index. */
+static inline void csd_where_set(struct csd_decode_where *w, unsigned int sink, uint8_t id,
+				 uint32_t index)
+{
+	if (!w)
+		return;
+	atomic_store_explicit(&w->sink, sink, memory_order_relaxed);
+	atomic_store_explicit(&w->id, id, memory_order_relaxed);
+	atomic_store_explicit(&w->index, index, memory_order_relaxed);
+	atomic_store_explicit(&w->valid, 1, memory_order_relaxed);
+}
+
+/* Whether @o leaves out the bytes of trace ID @id at @index in sink @sink. */
+bool csd_decode_is_cut(const struct csd_decode_opts *o, unsigned int sink, uint8_t id,
+		       uint32_t index);
+
 /*
  * Check @d and @o; the trace IDs to decode, @single the only one (0 when
  * there are several), @total the bytes of every sink.  Messages say why not.

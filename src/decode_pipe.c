@@ -54,6 +54,7 @@ struct merge {
 	const struct csd_sink *s;
 	uint8_t sink;
 	const struct csd_oplist *l;
+	struct csd_decode_where *where;
 	struct worker w[MAX_WORKERS];
 	size_t n;
 	atomic_bool stop;		/* the consumer wants no more */
@@ -110,6 +111,10 @@ static void *work(void *arg)
 	if (!x)
 		w->err = CSD_ERR_DECODE;
 	for (seq = 0; x && seq < m->l->n; seq++) {
+		const struct csd_op *op = &m->l->ops[seq];
+
+		if (w->ids[op->id & (CSD_TRACE_IDS - 1)])
+			csd_where_set(m->where, m->sink, op->id, op->index);
 		if (csd_idec_op(x, m->l, seq))
 			break;
 		if (seq % MARK_EVERY == MARK_EVERY - 1)
@@ -238,6 +243,9 @@ static enum csd_err decode_sink(const struct csd_dump *d, uint8_t sink,
 	m->s = &d->sinks[sink];
 	m->sink = sink;
 	m->l = l;
+	m->where = o->where;
+	if (m->where)
+		atomic_store(&m->where->workers, 1);
 	atomic_init(&m->stop, false);
 	pthread_mutex_init(&m->lock, NULL);
 	pthread_cond_init(&m->cond, NULL);
@@ -289,6 +297,23 @@ int csd_decode_cpus(void)
 	return n > 0 && n < 4096 ? (int)n : 1;
 }
 
+/* The recorder, less what o->cuts leaves out. */
+struct record_ctx {
+	struct csd_oplist *l;
+	const struct csd_decode_opts *o;
+	unsigned int sink;
+};
+
+static int record(void *p, uint8_t id, uint8_t kind, uint32_t index, const uint8_t *data,
+		  uint32_t len)
+{
+	struct record_ctx *c = p;
+
+	if (kind == OCSD_OP_DATA && c->o->n_cuts && csd_decode_is_cut(c->o, c->sink, id, index))
+		return 0;
+	return csd_oplist_record(c->l, id, kind, index, data, len);
+}
+
 enum csd_err csd_decode_pipelined(const struct csd_dump *d, const struct csd_decode_opts *o,
 				  csd_ev_fn fn, void *ctx)
 {
@@ -310,10 +335,10 @@ enum csd_err csd_decode_pipelined(const struct csd_dump *d, const struct csd_dec
 	for (i = 0; i < d->n_sinks && err == CSD_OK && !stopped; i++) {
 		const struct csd_sink *s = &d->sinks[i];
 		struct csd_oplist l;
+		struct record_ctx rc = { &l, o, (unsigned int)i };
 
 		memset(&l, 0, sizeof(l));
-		err = csd_split_sink(s, ids, csd_sink_formatted(s, single), single,
-				     csd_oplist_record, &l);
+		err = csd_split_sink(s, ids, csd_sink_formatted(s, single), single, record, &rc);
 		if (err == CSD_OK && l.nomem)
 			err = CSD_ERR_NOMEM;
 		if (err == CSD_OK)

@@ -364,9 +364,12 @@ enum csd_err csd_split_sink(const struct csd_sink *s, const bool want[CSD_TRACE_
 	if (formatted) {
 		err = split_formatted(s, want, len, out);
 	} else {
-		/* One trace ID's raw stream: the operations are the blocks. */
-		for (pos = 0; pos < len && !out->stop; pos += PUSH_BLOCK) {
-			uint32_t n = len - pos < PUSH_BLOCK ? (uint32_t)(len - pos) : PUSH_BLOCK;
+		/*
+		 * One trace ID's raw stream: the operations are blocks, small
+		 * enough that leaving one out (csd_decode_cut) loses little.
+		 */
+		for (pos = 0; pos < len && !out->stop; pos += GATHER) {
+			uint32_t n = len - pos < GATHER ? (uint32_t)(len - pos) : GATHER;
 
 			out_op(out, single_id, OCSD_OP_DATA, (uint32_t)pos, s->data + pos, n);
 		}
