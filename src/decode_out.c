@@ -18,6 +18,7 @@
 #include "diag.h"
 
 #define OUT_BUF		(64u * 1024u)
+#define LINE_WHOLE	4096u	/* room a line is started with */
 #define N_IDS		128
 
 struct entry {
@@ -501,6 +502,10 @@ static void json_type_field(struct csd_render *r, enum csd_ev_kind kind)
 static void json_event_general(struct csd_render *r, const struct csd_ev *ev)
 {
 	const char *name;
+
+	/* Lines are flushed whole (should the process die), bar names of KiBs. */
+	if (OUT_BUF - r->pos < LINE_WHOLE)
+		out_flush(r);
 
 	json_type_field(r, ev->kind);
 	json_stream_fields(r, ev);
