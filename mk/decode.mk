@@ -33,7 +33,7 @@ DECODE_ORACLE_CHECKS := $(addprefix check-decode-oracle-,$(DECODE_ORACLE_TRACES)
 
 .PHONY: $(DECODE_ORACLE_CHECKS) check-decode-ds5 check-decode-roundtrip check-decode-symbols \
 	check-decode-text check-decode-hostile check-decode-symjson check-decode-valgrind \
-	check-decode-lines check-decode-threads check-decode-image
+	check-decode-lines check-decode-threads check-decode-image check-decode-crash
 
 # Per trace ID the same ranges, NACCs and exceptions as trc_pkt_lister -decode.
 $(DECODE_ORACLE_CHECKS): check-decode-oracle-%: $(DECODE_CSDUMP)
@@ -65,6 +65,12 @@ check-decode-symjson: $(DECODE_CSDUMP)
 	@$(DECODE_ENV) $(HARNESS) decode-symjson tests/decode/symjson.sh \
 		$(DECODE_CSDUMP) $(DECODE_TRACES)/juno_r1_1 $(DECODE_WORK)/symjson
 
+# OpenCSD 1.3.3 crashes on a damaged trace; csdump must not.  A plain build:
+# under ASan the library's read of freed memory does not crash.
+check-decode-crash: $(BUILD)/host/csdump $(BUILD)/encoder/etm4enc $(BUILD)/encoder/prog.elf
+	@$(HARNESS) decode-crash tests/decode/crash.sh $(BUILD)/host/csdump \
+		$(BUILD)/encoder/etm4enc $(BUILD)/encoder/prog.elf $(abspath $(DECODE_WORK))/crash
+
 # The image cut into adjacent, overlapping and separate memory dumps.
 check-decode-image: $(DECODE_CSDUMP)
 	@$(DECODE_ENV) $(HARNESS) decode-image tests/decode/image.sh \
@@ -93,4 +99,4 @@ check-decode-symbols: $(DECODE_PROBE)
 
 CHECKS += $(DECODE_ORACLE_CHECKS) check-decode-ds5 check-decode-roundtrip check-decode-symbols \
 	check-decode-text check-decode-hostile check-decode-symjson check-decode-valgrind \
-	check-decode-lines check-decode-threads check-decode-image
+	check-decode-lines check-decode-threads check-decode-image check-decode-crash

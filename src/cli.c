@@ -67,7 +67,8 @@ const char csd_exit_codes_help[] =
 	"  2  input unreadable, not a vmcore or snapshot, or an output failed\n"
 	"  3  the vmcore has no coresight-kdump registry (kernel without the series)\n"
 	"  4  the registry is intact but holds no saved trace\n"
-	"  5  some records were bad and skipped; the intact ones were used\n";
+	"  5  some records were bad and skipped, or (decode) some trace could not be\n"
+	"     decoded; the intact ones were used\n";
 
 int csd_exit_code(enum csd_err err)
 {

@@ -3,6 +3,7 @@
  * csdump decode / csdump snapshot: parse arguments, load the input, call the
  * library.  Nothing here knows how trace is decoded or written.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -10,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -97,6 +100,28 @@ static void progress_end(struct progress *pr)
 }
 
 /* ---- decode ------------------------------------------------------------- */
+
+/*
+ * The decoder died of signal @sig (0: unknown) in the child; @w: where it
+ * was; @then: what happens now.
+ */
+static void report_crash(const struct csd_dump *d, const struct csd_decode_where *w, int sig,
+			 const char *then)
+{
+	const char *how = sig ? strsignal(sig) : "killed";
+	unsigned int sink = atomic_load(&w->sink);
+
+	if (!atomic_load(&w->valid) || sink >= d->n_sinks)
+		csd_error("the trace decoder (OpenCSD) crashed (%s)%s", how, then);
+	else if (atomic_load(&w->workers))
+		csd_error("the trace decoder (OpenCSD) crashed (%s) decoding sink %s, near byte "
+			  "%u: damaged trace it cannot take%s", how, d->sinks[sink].name,
+			  atomic_load(&w->index), then);
+	else
+		csd_error("the trace decoder (OpenCSD) crashed (%s) on trace ID 0x%x of sink %s, "
+			  "in the bytes from %u on: damaged trace it cannot take%s", how,
+			  atomic_load(&w->id), d->sinks[sink].name, atomic_load(&w->index), then);
+}
 
 struct decode_args {
 	const char *input;
@@ -225,61 +250,188 @@ static int load(const char *input, const char *vmlinux, struct csd_dump *d)
 	return st.partial ? CSD_EXIT_PARTIAL : CSD_EXIT_OK;
 }
 
+/* What a decode works on; decode_job_free() frees it. */
+struct decode_job {
+	struct csd_dump d;
+	struct csd_syms *syms;
+	struct csd_render *r;
+	struct csd_decode_opts o;
+	int partial;		/* the exit code of a decode that went well */
+};
+
+static void decode_job_free(struct decode_job *j)
+{
+	csd_render_free(j->r);
+	csd_syms_free(j->syms);
+	csd_dump_free(&j->d);
+}
+
+/* Decode @d into @r; returns the exit code.  @o->threads: as --threads. */
+static int decode_run(const struct csd_dump *d, struct csd_decode_opts *o,
+		      struct csd_render *r, int partial)
+{
+	enum csd_err err;
+
+	/* Workers only pay when there is a second CPU to run them. */
+	if (o->threads == 0 || (o->threads < 0 && csd_decode_cpus() < 2)) {
+		err = csd_decode(d, o, csd_render_event, r);
+	} else {
+		o->threads = o->threads > 0 ? o->threads : 0;
+		err = csd_decode_pipelined(d, o, csd_render_event, r);
+	}
+	if (o->progress)
+		progress_end(o->progress_ctx);
+	if (err == CSD_ERR_USAGE)
+		return csd_exit_code(err);
+	if (!csd_render_finish(r))
+		return CSD_EXIT_INPUT;
+	return err == CSD_OK ? partial : csd_exit_code(err);
+}
+
+/* Decodes again after a crash, each time with one more stretch left out. */
+#define MAX_CUTS	8
+
+static bool cut_known(const struct csd_decode_opts *o, const struct csd_decode_cut *c)
+{
+	size_t i;
+
+	for (i = 0; i < o->n_cuts; i++)
+		if (o->cuts[i].sink == c->sink && o->cuts[i].id == c->id &&
+		    o->cuts[i].index == c->index)
+			return true;
+	return false;
+}
+
+/*
+ * Run decode_run() in a child; *@crashed: whether it died (reported, saying
+ * that the output stops there unless @again).
+ */
+static int decode_child(struct decode_job *j, bool again, bool *crashed)
+{
+	int status, rc;
+	pid_t pid;
+
+	*crashed = false;
+	memset(j->o.where, 0, sizeof(*j->o.where));
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid == 0) {
+		rc = decode_run(&j->d, &j->o, j->r, j->partial);
+		fflush(stdout);
+		decode_job_free(j);
+		_exit(rc);
+	}
+	if (pid < 0)
+		return decode_run(&j->d, &j->o, j->r, j->partial);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	*crashed = true;
+	report_crash(&j->d, j->o.where, WIFSIGNALED(status) ? WTERMSIG(status) : 0,
+		     again ? "" : "; the output stops there");
+	return CSD_EXIT_PARTIAL;
+}
+
+/*
+ * decode_run() in a child process.  OpenCSD 1.3.3 dereferences freed memory
+ * on some damaged trace (one Mispredict packet header, 0x30, where a trace
+ * unit without speculation never puts one, is enough) and may crash on it.
+ * csdump outlives it, says where the decode was, and exits 5.  JSON lines
+ * written before the crash are kept (each is written whole).  The text
+ * report, written at the end, is made again with the trace ID's bytes from
+ * that point on left out, so that every CPU's last instructions before the
+ * damage are still reported.  Without fork(), it runs here.
+ */
+static int decode_isolated(struct decode_job *j, bool again)
+{
+	struct csd_decode_opts *o = &j->o;
+	struct csd_decode_cut cuts[MAX_CUTS];
+	const struct csd_dump *d = &j->d;
+	struct csd_decode_where *w;
+	bool crashed;
+	int rc;
+
+	w = mmap(NULL, sizeof(*w), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (w == MAP_FAILED)
+		return decode_run(d, o, j->r, j->partial);
+	o->where = w;
+	o->cuts = cuts;
+	o->n_cuts = 0;
+	for (;;) {
+		struct csd_decode_cut c;
+
+		rc = decode_child(j, again, &crashed);
+		if (!crashed || !again || !atomic_load(&w->valid) || o->n_cuts == MAX_CUTS)
+			break;
+		if (atomic_load(&w->workers)) {
+			/* Workers leave the place vague: find it on one thread. */
+			o->threads = 0;
+			csd_warn("decoding again on one thread, to find the damage");
+			continue;
+		}
+		c.sink = atomic_load(&w->sink);
+		c.id = (uint8_t)atomic_load(&w->id);
+		c.index = atomic_load(&w->index);
+		if (cut_known(o, &c))
+			break;	/* no progress: give up */
+		cuts[o->n_cuts++] = c;
+		csd_warn("decoding again, trace ID 0x%x of sink %s left out from byte %u on",
+			 c.id, d->sinks[c.sink].name, c.index);
+	}
+	munmap(w, sizeof(*w));
+	o->where = NULL;
+	o->cuts = NULL;
+	if (o->n_cuts && rc == CSD_EXIT_OK)
+		rc = CSD_EXIT_PARTIAL;
+	o->n_cuts = 0;
+	return rc;
+}
+
 int csd_cmd_decode(int argc, char **argv)
 {
-	struct csd_decode_opts opts = { .cpu = -1 };
-	struct csd_syms *syms = NULL;
-	struct csd_render *r = NULL;
-	struct csd_dump d = { 0 };
+	struct decode_job j = { .o = { .cpu = -1 } };
 	struct progress pr = { 0 };
 	struct decode_args a;
-	enum csd_err err;
-	int rc, partial;
+	int rc;
 
 	rc = decode_parse(argc, argv, &a);
 	if (rc >= 0)
 		return rc;
-	partial = load(a.input, a.vmlinux, &d);
-	if (partial && partial != CSD_EXIT_PARTIAL) {
-		rc = partial;
+	j.partial = load(a.input, a.vmlinux, &j.d);
+	if (j.partial && j.partial != CSD_EXIT_PARTIAL) {
+		rc = j.partial;
 		goto out;
 	}
 	rc = CSD_EXIT_INPUT;
-	if (!d.n_segs)
+	if (!j.d.n_segs)
 		csd_warn("%s: no program image (give --vmlinux): only gaps and addresses "
 			 "can be decoded", a.input);
-	if (a.vmlinux && csd_syms_load(&syms, a.vmlinux, d.kaslr_offset, a.lines) != CSD_OK)
+	if (a.vmlinux &&
+	    csd_syms_load(&j.syms, a.vmlinux, j.d.kaslr_offset, a.lines) != CSD_OK)
 		goto out;
-	r = csd_render_new(stdout, a.fmt, syms, (size_t)a.last, a.lines);
-	if (!r) {
+	/*
+	 * JSON lines leave in whole lines (decode_isolated() says why): the
+	 * render's buffer goes to write() as it is, not through stdio's.
+	 */
+	if (a.fmt == CSD_OUT_JSONL)
+		setvbuf(stdout, NULL, _IONBF, 0);
+	j.r = csd_render_new(stdout, a.fmt, j.syms, (size_t)a.last, a.lines);
+	if (!j.r) {
 		csd_error("out of memory");
 		goto out;
 	}
-	opts.cpu = (int)a.cpu;
+	j.o.cpu = (int)a.cpu;
 	if (isatty(STDERR_FILENO)) {
 		clock_gettime(CLOCK_MONOTONIC, &pr.t0);
-		opts.progress = progress_show;
-		opts.progress_ctx = &pr;
+		j.o.progress = progress_show;
+		j.o.progress_ctx = &pr;
 	}
-	/* Workers only pay when there is a second CPU to run them. */
-	if (a.threads == 0 || (a.threads < 0 && csd_decode_cpus() < 2)) {
-		err = csd_decode(&d, &opts, csd_render_event, r);
-	} else {
-		opts.threads = a.threads > 0 ? (int)a.threads : 0;
-		err = csd_decode_pipelined(&d, &opts, csd_render_event, r);
-	}
-	progress_end(&pr);
-	if (err == CSD_ERR_USAGE) {
-		rc = csd_exit_code(err);
-		goto out;
-	}
-	if (!csd_render_finish(r))
-		goto out;
-	rc = err == CSD_OK ? partial : csd_exit_code(err);
+	j.o.threads = (int)a.threads;
+	rc = decode_isolated(&j, a.fmt == CSD_OUT_TEXT);
 out:
-	csd_render_free(r);
-	csd_syms_free(syms);
-	csd_dump_free(&d);
+	decode_job_free(&j);
 	return rc;
 }
 
