@@ -33,7 +33,8 @@ DECODE_ORACLE_CHECKS := $(addprefix check-decode-oracle-,$(DECODE_ORACLE_TRACES)
 
 .PHONY: $(DECODE_ORACLE_CHECKS) check-decode-ds5 check-decode-roundtrip check-decode-symbols \
 	check-decode-text check-decode-hostile check-decode-symjson check-decode-valgrind \
-	check-decode-lines check-decode-threads check-decode-image check-decode-crash
+	check-decode-lines check-decode-threads check-decode-image check-decode-crash \
+	check-decode-rawsinks
 
 # Per trace ID the same ranges, NACCs and exceptions as trc_pkt_lister -decode.
 $(DECODE_ORACLE_CHECKS): check-decode-oracle-%: $(DECODE_CSDUMP)
@@ -71,6 +72,11 @@ check-decode-crash: $(BUILD)/host/csdump $(BUILD)/encoder/etm4enc $(BUILD)/encod
 	@$(HARNESS) decode-crash tests/decode/crash.sh $(BUILD)/host/csdump \
 		$(BUILD)/encoder/etm4enc $(BUILD)/encoder/prog.elf $(abspath $(DECODE_WORK))/crash
 
+# A raw (source_data) buffer per trace unit, against trc_pkt_lister -src_name.
+check-decode-rawsinks: $(BUILD)/host/csdump $(BUILD)/encoder/etm4enc $(BUILD)/encoder/prog.elf
+	@$(HARNESS) decode-rawsinks tests/decode/rawsinks.sh $(BUILD)/host/csdump \
+		$(BUILD)/encoder/etm4enc $(BUILD)/encoder/prog.elf $(abspath $(DECODE_WORK))/rawsinks
+
 # The image cut into adjacent, overlapping and separate memory dumps.
 check-decode-image: $(DECODE_CSDUMP)
 	@$(DECODE_ENV) $(HARNESS) decode-image tests/decode/image.sh \
@@ -99,4 +105,5 @@ check-decode-symbols: $(DECODE_PROBE)
 
 CHECKS += $(DECODE_ORACLE_CHECKS) check-decode-ds5 check-decode-roundtrip check-decode-symbols \
 	check-decode-text check-decode-hostile check-decode-symjson check-decode-valgrind \
-	check-decode-lines check-decode-threads check-decode-image check-decode-crash
+	check-decode-lines check-decode-threads check-decode-image check-decode-crash \
+	check-decode-rawsinks

@@ -323,9 +323,11 @@ enum csd_err csd_decode_prepare(const struct csd_dump *d, const struct csd_decod
 	return CSD_OK;
 }
 
-bool csd_sink_formatted(const struct csd_sink *s, uint8_t single)
+uint8_t csd_sink_raw_id(const struct csd_sink *s, uint8_t single)
 {
-	return (s->flags & CSD_F_FORMATTED) || !single;
+	if (s->flags & CSD_F_FORMATTED)
+		return 0;
+	return s->source_id ? s->source_id : single;
 }
 
 struct csd_idec *csd_idec_new(const struct csd_dump *d, const struct csd_sink *s, uint8_t sink,
@@ -500,6 +502,7 @@ enum csd_err csd_decode(const struct csd_dump *d, const struct csd_decode_opts *
 	err = csd_decode_prepare(d, o, ids, &single, &ic.total);
 	for (i = 0; i < d->n_sinks && err == CSD_OK; i++) {
 		const struct csd_sink *s = &d->sinks[i];
+		uint8_t raw;
 
 		ic.x = csd_idec_new(d, s, (uint8_t)i, ids, NULL, ctx);
 		if (!ic.x)
@@ -507,7 +510,8 @@ enum csd_err csd_decode(const struct csd_dump *d, const struct csd_decode_opts *
 		ic.x->ev_fn = fn;	/* no tags to keep: straight to the caller */
 		ic.seq = 0;
 		ic.sink = (unsigned int)i;
-		err = csd_split_sink(s, ids, csd_sink_formatted(s, single), single, inline_op, &ic);
+		raw = csd_sink_raw_id(s, single);
+		err = csd_split_sink(s, ids, !raw, raw, inline_op, &ic);
 		csd_idec_report(ic.x);
 		if (csd_idec_stopped(ic.x))
 			i = d->n_sinks;

@@ -137,7 +137,10 @@ ocsd_datapath_resp_t csd_ocsd_flush(dcd_tree_handle_t tree, const int *stop);
 /* "OpenCSD error N: text" for @err into @buf. */
 const char *csd_ocsd_strerror(int err, char *buf, size_t len);
 
-/* Whether sink @s goes through the deformatter. */
-bool csd_sink_formatted(const struct csd_sink *s, uint8_t single);
+/*
+ * The trace ID whose raw bytes sink @s holds, or 0 if it goes through the
+ * deformatter: a raw sink's own source, else @single, the only trace ID.
+ */
+uint8_t csd_sink_raw_id(const struct csd_sink *s, uint8_t single);
 
 #endif

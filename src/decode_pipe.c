@@ -338,7 +338,9 @@ enum csd_err csd_decode_pipelined(const struct csd_dump *d, const struct csd_dec
 		struct record_ctx rc = { &l, o, (unsigned int)i };
 
 		memset(&l, 0, sizeof(l));
-		err = csd_split_sink(s, ids, csd_sink_formatted(s, single), single, record, &rc);
+		uint8_t raw = csd_sink_raw_id(s, single);
+
+		err = csd_split_sink(s, ids, !raw, raw, record, &rc);
 		if (err == CSD_OK && l.nomem)
 			err = CSD_ERR_NOMEM;
 		if (err == CSD_OK)

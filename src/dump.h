@@ -38,6 +38,7 @@ struct csd_sink {
 	uint8_t *data;
 	size_t len;
 	uint32_t flags;		/* CSD_F_* */
+	uint8_t source_id;	/* raw (not CSD_F_FORMATTED): its one source's trace ID, 0 unknown */
 };
 
 /* One piece of the traced program's memory (a snapshot dump, an ELF segment). */

@@ -244,13 +244,19 @@ static bool list_has(const char *list, const char *item)
 	return false;
 }
 
-static bool source_is_etmv4(const struct snap *s, const char *key)
+/* The device a [source_buffers] key names ("ETM_0", "ETM_0(...)"), or NULL. */
+static const struct snap_dev *source_dev(const struct snap *s, const char *key)
 {
-	char name[128];
-	const struct snap_dev *dev;
+	char name[64];
 
 	snprintf(name, sizeof(name), "%.*s", (int)strcspn(key, "("), key);
-	dev = find_dev(s, name);
+	return find_dev(s, name);
+}
+
+static bool source_is_etmv4(const struct snap *s, const char *key)
+{
+	const struct snap_dev *dev = source_dev(s, key);
+
 	return dev && is_etmv4(dev);
 }
 
@@ -270,6 +276,32 @@ static bool buffer_fed_by_etm(const struct snap *s, const char *name, size_t n_b
 	}
 	/* Without [source_buffers] a lone buffer holds every source's trace. */
 	return !have_map && n_buffers == 1;
+}
+
+/*
+ * The trace ID of the one ETMv4 source [source_buffers] sends to buffer
+ * @name: what a raw (source_data) buffer holds.  0 when there is none, or
+ * several.
+ */
+static uint8_t buffer_source_id(const struct snap *s, const char *name)
+{
+	uint8_t id = 0;
+
+	for (size_t i = 0; i < s->trace.n; i++) {
+		const struct csd_ini_entry *e = &s->trace.entries[i];
+		const struct snap_dev *dev;
+		uint64_t v;
+
+		if (strcasecmp(e->section, "source_buffers") || !list_has(e->value, name))
+			continue;
+		dev = source_dev(s, e->key);
+		if (!dev || !is_etmv4(dev) || get_reg(dev, "TRCTRACEIDR", false, &v) || !v)
+			continue;
+		if (id && id != (v & 0x7f))
+			return 0;
+		id = (uint8_t)(v & 0x7f);
+	}
+	return id;
 }
 
 /* Concatenate the comma-separated @files of a trace buffer. */
@@ -327,6 +359,7 @@ static enum csd_err read_buffer(struct snap *s, const char *id, size_t n_buffers
 	const char *file = csd_ini_get(&s->trace, id, "file");
 	const char *format = csd_ini_get(&s->trace, id, "format");
 	uint32_t flags = CSD_F_SAVED;
+	struct csd_sink *sink;
 	uint8_t *data;
 	size_t len;
 
@@ -350,7 +383,12 @@ static enum csd_err read_buffer(struct snap *s, const char *id, size_t n_buffers
 		csd_warn("%s: buffer %s unreadable, skipped", s->trace.path, name);
 		return CSD_OK;
 	}
-	return csd_dump_add_sink(s->d, name, data, len, flags) ? CSD_OK : CSD_ERR_NOMEM;
+	sink = csd_dump_add_sink(s->d, name, data, len, flags);
+	if (!sink)
+		return CSD_ERR_NOMEM;
+	if (!(flags & CSD_F_FORMATTED))
+		sink->source_id = buffer_source_id(s, name);
+	return CSD_OK;
 }
 
 static enum csd_err read_buffers(struct snap *s)

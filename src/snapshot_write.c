@@ -103,6 +103,21 @@ static enum csd_err write_etm(const struct csd_dump *d, const struct csd_etm *et
 	return text_commit(&t, dir, name);
 }
 
+/* The sink @etm's trace is in: a raw one of its own, else the first formatted one. */
+static size_t etm_sink(const struct csd_dump *d, const struct csd_etm *etm)
+{
+	size_t i, formatted = d->n_sinks;
+
+	for (i = 0; i < d->n_sinks; i++) {
+		if (!(d->sinks[i].flags & CSD_F_FORMATTED) &&
+		    d->sinks[i].source_id == csd_etm_trace_id(etm))
+			return i;
+		if ((d->sinks[i].flags & CSD_F_FORMATTED) && formatted == d->n_sinks)
+			formatted = i;
+	}
+	return formatted < d->n_sinks ? formatted : 0;
+}
+
 static enum csd_err write_trace_ini(const struct csd_dump *d, const char *dir,
 				    char (*names)[CSD_NAME_MAX + 8])
 {
@@ -124,7 +139,8 @@ static enum csd_err write_trace_ini(const struct csd_dump *d, const char *dir,
 			 (unsigned long long)d->etms[i].cpu);
 	text_add(&t, "\n[source_buffers]\n");
 	for (size_t i = 0; i < d->n_etms; i++)
-		text_add(&t, "ETM_%llu=%s\n", (unsigned long long)d->etms[i].cpu, names[0]);
+		text_add(&t, "ETM_%llu=%s\n", (unsigned long long)d->etms[i].cpu,
+			 names[etm_sink(d, &d->etms[i])]);
 	return text_commit(&t, dir, "trace.ini");
 }
 

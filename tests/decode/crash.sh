@@ -24,70 +24,11 @@ fail=0
 # Three snapshots of the same trace, re-framed with the two trace IDs taking
 # turns every 4000 bytes (one operation each: csdump gathers up to 4 KiB):
 # whole; damaged; and CPU 0's trace cut where the damaged 4000 bytes begin.
-python3 - "$work/enc/snapshot" "$work" <<'PY'
+python3 - "$work/enc/snapshot" "$work" "$here" <<'PY'
 import os, re, shutil, sys
 src, work = sys.argv[1], sys.argv[2]
-
-def deframe(buf):
-    """The bytes of each trace ID of CoreSight formatted frames."""
-    out, cur = {}, None
-    for f in range(0, len(buf) - 15, 16):
-        fr = buf[f:f + 16]
-        flags = fr[15]
-        for i in range(8):
-            b = fr[2 * i]
-            if i == 7:
-                if b & 1:
-                    cur = b >> 1
-                else:
-                    out.setdefault(cur, bytearray()).append((b & 0xfe) | (flags >> 7 & 1))
-                break
-            if b & 1:
-                if flags >> i & 1:	# the next byte is still the old ID's
-                    out.setdefault(cur, bytearray()).append(fr[2 * i + 1])
-                    cur = b >> 1
-                else:
-                    cur = b >> 1
-                    out.setdefault(cur, bytearray()).append(fr[2 * i + 1])
-            else:
-                out.setdefault(cur, bytearray()).append((b & 0xfe) | (flags >> i & 1))
-                out.setdefault(cur, bytearray()).append(fr[2 * i + 1])
-    return out
-
-def frame(chunks):
-    """CoreSight frames carrying [(id, bytes)] in order, padded with ID 0."""
-    items, cur = [], None
-    for cid, data in chunks:
-        if data and cid != cur:
-            items.append(('id', cid))
-            cur = cid
-        items.extend(('d', b) for b in data)
-    items.append(('id', 0))
-    out, fr, flags = bytearray(), [], 0
-    def put(kind, v):
-        nonlocal fr, flags
-        p = len(fr)
-        if kind == 'id' and p % 2:
-            # An ID goes to an even byte: the one before, flagged so that
-            # the byte after it is still the old ID's.
-            d, bit = fr.pop(), flags >> (p - 1) // 2 & 1
-            fr += [v << 1 | 1, (d & 0xfe) | bit]
-            flags |= 1 << (p - 1) // 2
-        elif kind == 'id':
-            fr.append(v << 1 | 1)
-        elif p % 2:
-            fr.append(v)
-        else:
-            fr.append(v & 0xfe)
-            flags |= (v & 1) << p // 2
-        if len(fr) == 15:
-            out.extend(fr + [flags])
-            fr, flags = [], 0
-    for k, v in items:
-        put(k, v)
-    while fr:
-        put('d', 0)
-    return bytes(out)
+sys.path.insert(0, sys.argv[3])
+from frames import deframe, frame
 
 def turns(c0, c1, n=4000):
     chunks = []

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# rawsinks.sh CSDUMP ETM4ENC PROG_ELF WORK: a snapshot whose trace units each
+# have a raw (source_data) buffer of their own, as the encoder's two-CPU trace
+# split by frames.py: per trace ID, csdump decode gives the elements
+# trc_pkt_lister gives for that buffer (-src_name), and `csdump snapshot` of
+# it decodes the same again.
+set -eu
+csdump=$1 enc=$2 prog=$3 work=$4
+. "$(dirname "$0")/common.sh"
+[ -x "$enc" ] && [ -f "$prog" ] || { echo "skip: no encoder or $prog"; exit 77; }
+command -v trc_pkt_lister >/dev/null || { echo "skip: trc_pkt_lister not installed"; exit 77; }
+rm -rf "$work"
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+"$enc" --elf "$prog" -o "$work/enc" --cpus 2 --steps 3000 >/dev/null
+"$here/frames.py" raw "$work/enc/snapshot" "$work/raw"
+
+: >"$work/oracle.ppl"
+for buf in $(sed -n 's/^name=//p' "$work/raw/trace.ini"); do
+	rm -f "$work/$buf.ppl"
+	(cd "$work" && trc_pkt_lister -ss_dir "$work/raw" -src_name "$buf" -decode \
+		-logfilename "$buf.ppl" >/dev/null)
+	cat "$work/$buf.ppl" >>"$work/oracle.ppl"
+done
+"$here/trace_seq.py" ppl "$work/oracle.ppl" >"$work/oracle.seq"
+"$csdump" decode "$work/raw" --format jsonl --last 0 >"$work/raw.jsonl"
+"$here/trace_seq.py" jsonl "$work/raw.jsonl" >"$work/raw.seq"
+"$csdump" snapshot "$work/raw" -o "$work/again" >/dev/null
+"$csdump" decode "$work/again" --format jsonl --last 0 >"$work/again.jsonl"
+"$here/trace_seq.py" jsonl "$work/again.jsonl" >"$work/again.seq"
+
+fail=0
+for id in 10 11; do
+	n=$(grep -c "^$id range" "$work/oracle.seq" || true)
+	echo "trace ID 0x$id: trc_pkt_lister $n ranges, csdump $(grep -c "^$id range" "$work/raw.seq" || true)"
+	[ "$n" -gt 0 ] || { echo "FAIL: the oracle decoded nothing for 0x$id"; fail=1; }
+done
+cmp -s "$work/oracle.seq" "$work/raw.seq" ||
+	{ echo "FAIL: csdump differs from trc_pkt_lister"; diff "$work/oracle.seq" "$work/raw.seq" |
+		head -n 6; fail=1; }
+cmp -s "$work/raw.seq" "$work/again.seq" ||
+	{ echo "FAIL: csdump snapshot of it decodes differently"; fail=1; }
+exit $fail
