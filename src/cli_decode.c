@@ -5,6 +5,8 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -250,11 +252,84 @@ static int load(const char *input, const char *vmlinux, struct csd_dump *d)
 	return st.partial ? CSD_EXIT_PARTIAL : CSD_EXIT_OK;
 }
 
+/*
+ * JSON lines to stdout that a crash cannot cut.  The render hands whole
+ * lines over; written from the calling thread while a worker thread may
+ * crash, they could still be cut inside write().  So a fatal signal first
+ * stops new writes, waits (a second at most) for the one under way, then
+ * kills the process as it would have.
+ */
+static atomic_int out_busy;	/* a write of lines is under way */
+static atomic_int out_dead;	/* a thread died: write no more */
+static int out_fd = STDOUT_FILENO;
+
+static ssize_t whole_write(void *cookie, const char *buf, size_t len)
+{
+	size_t done = 0;
+
+	(void)cookie;
+	atomic_store(&out_busy, 1);
+	if (atomic_load(&out_dead)) {
+		atomic_store(&out_busy, 0);
+		return -1;
+	}
+	while (done < len) {
+		ssize_t n = write(out_fd, buf + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		done += (size_t)n;
+	}
+	atomic_store(&out_busy, 0);
+	return done ? (ssize_t)done : -1;
+}
+
+static void on_fatal(int sig)
+{
+	struct timespec ms = { 0, 1000000 };
+	int i;
+
+	atomic_store(&out_dead, 1);
+	for (i = 0; i < 1000 && atomic_load(&out_busy); i++)
+		nanosleep(&ms, NULL);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* In the decoding child: die of a fatal signal only between writes. */
+static void fatal_after_writes(void)
+{
+	static const int sigs[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_fatal;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+/* Unbuffered stdout through whole_write(); stdout itself if that fails. */
+static FILE *json_out(void)
+{
+	static const cookie_io_functions_t io = { .write = whole_write };
+	FILE *f = fopencookie(NULL, "w", io);
+
+	if (!f)
+		return stdout;
+	setvbuf(f, NULL, _IONBF, 0);
+	return f;
+}
+
 /* What a decode works on; decode_job_free() frees it. */
 struct decode_job {
 	struct csd_dump d;
 	struct csd_syms *syms;
 	struct csd_render *r;
+	FILE *out;		/* the render's; stdout, or json_out() */
 	struct csd_decode_opts o;
 	int partial;		/* the exit code of a decode that went well */
 };
@@ -264,6 +339,8 @@ static void decode_job_free(struct decode_job *j)
 	csd_render_free(j->r);
 	csd_syms_free(j->syms);
 	csd_dump_free(&j->d);
+	if (j->out && j->out != stdout)
+		fclose(j->out);
 }
 
 /* Decode @d into @r; returns the exit code.  @o->threads: as --threads. */
@@ -317,6 +394,8 @@ static int decode_child(struct decode_job *j, bool again, bool *crashed)
 	fflush(stderr);
 	pid = fork();
 	if (pid == 0) {
+		if (j->out != stdout)
+			fatal_after_writes();
 		rc = decode_run(&j->d, &j->o, j->r, j->partial);
 		fflush(stdout);
 		decode_job_free(j);
@@ -411,13 +490,9 @@ int csd_cmd_decode(int argc, char **argv)
 	if (a.vmlinux &&
 	    csd_syms_load(&j.syms, a.vmlinux, j.d.kaslr_offset, a.lines) != CSD_OK)
 		goto out;
-	/*
-	 * JSON lines leave in whole lines (decode_isolated() says why): the
-	 * render's buffer goes to write() as it is, not through stdio's.
-	 */
-	if (a.fmt == CSD_OUT_JSONL)
-		setvbuf(stdout, NULL, _IONBF, 0);
-	j.r = csd_render_new(stdout, a.fmt, j.syms, (size_t)a.last, a.lines);
+	/* JSON lines leave whole (decode_isolated() says why). */
+	j.out = a.fmt == CSD_OUT_JSONL ? json_out() : stdout;
+	j.r = csd_render_new(j.out, a.fmt, j.syms, (size_t)a.last, a.lines);
 	if (!j.r) {
 		csd_error("out of memory");
 		goto out;
