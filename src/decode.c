@@ -461,25 +461,11 @@ struct inline_ctx {
 	unsigned int sink;		/* for o->where */
 };
 
-bool csd_decode_is_cut(const struct csd_decode_opts *o, unsigned int sink, uint8_t id,
-		       uint32_t index)
-{
-	size_t i;
-
-	for (i = 0; i < o->n_cuts; i++)
-		if (o->cuts[i].sink == sink && o->cuts[i].id == id && index >= o->cuts[i].index)
-			return true;
-	return false;
-}
-
 static int inline_op(void *p, uint8_t id, uint8_t kind, uint32_t index, const uint8_t *data,
 		     uint32_t len)
 {
 	struct inline_ctx *c = p;
 	uint64_t seq = c->seq++;
-
-	if (kind == OCSD_OP_DATA && c->o->n_cuts && csd_decode_is_cut(c->o, c->sink, id, index))
-		return 0;
 
 	if (c->o->progress && kind == OCSD_OP_DATA && !(seq & 1023))
 		c->o->progress(c->o->progress_ctx, c->done + index, c->total);
@@ -494,13 +480,14 @@ enum csd_err csd_decode(const struct csd_dump *d, const struct csd_decode_opts *
 	struct inline_ctx ic = { .o = o };
 	bool ids[CSD_TRACE_IDS];
 	enum csd_err err = CSD_OK;
+	bool stop = false;
 	uint8_t single;
 	size_t i;
 
 	if (!o)
 		ic.o = o = &defaults;
 	err = csd_decode_prepare(d, o, ids, &single, &ic.total);
-	for (i = 0; i < d->n_sinks && err == CSD_OK; i++) {
+	for (i = 0; i < d->n_sinks && err == CSD_OK && !stop; i++) {
 		const struct csd_sink *s = &d->sinks[i];
 		uint8_t raw;
 
@@ -511,10 +498,9 @@ enum csd_err csd_decode(const struct csd_dump *d, const struct csd_decode_opts *
 		ic.seq = 0;
 		ic.sink = (unsigned int)i;
 		raw = csd_sink_raw_id(s, single);
-		err = csd_split_sink(s, ids, !raw, raw, inline_op, &ic);
+		err = csd_split_sink(s, (unsigned int)i, o, ids, !raw, raw, inline_op, &ic);
 		csd_idec_report(ic.x);
-		if (csd_idec_stopped(ic.x))
-			i = d->n_sinks;
+		stop = csd_idec_stopped(ic.x);
 		csd_idec_free(ic.x);
 		ic.done += s->len;
 	}

@@ -45,7 +45,8 @@ typedef int (*csd_op_fn)(void *ctx, uint8_t id, uint8_t kind, uint32_t index,
  * Formatted sinks go through the deformatter; an unformatted one belongs to
  * its single trace ID @single_id.  Damaged frames are reported and skipped.
  */
-enum csd_err csd_split_sink(const struct csd_sink *s, const bool want[CSD_TRACE_IDS],
+enum csd_err csd_split_sink(const struct csd_sink *s, unsigned int sink,
+			    const struct csd_decode_opts *o, const bool want[CSD_TRACE_IDS],
 			    bool formatted, uint8_t single_id, csd_op_fn fn, void *ctx);
 
 /* One recorded operation (see struct csd_oplist). */
@@ -111,10 +112,6 @@ static inline void csd_where_set(struct csd_decode_where *w, unsigned int sink, 
 	atomic_store_explicit(&w->index, index, memory_order_relaxed);
 	atomic_store_explicit(&w->valid, 1, memory_order_relaxed);
 }
-
-/* Whether @o leaves out the bytes of trace ID @id at @index in sink @sink. */
-bool csd_decode_is_cut(const struct csd_decode_opts *o, unsigned int sink, uint8_t id,
-		       uint32_t index);
 
 /*
  * Check @d and @o; the trace IDs to decode, @single the only one (0 when

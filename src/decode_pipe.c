@@ -297,23 +297,6 @@ int csd_decode_cpus(void)
 	return n > 0 && n < 4096 ? (int)n : 1;
 }
 
-/* The recorder, less what o->cuts leaves out. */
-struct record_ctx {
-	struct csd_oplist *l;
-	const struct csd_decode_opts *o;
-	unsigned int sink;
-};
-
-static int record(void *p, uint8_t id, uint8_t kind, uint32_t index, const uint8_t *data,
-		  uint32_t len)
-{
-	struct record_ctx *c = p;
-
-	if (kind == OCSD_OP_DATA && c->o->n_cuts && csd_decode_is_cut(c->o, c->sink, id, index))
-		return 0;
-	return csd_oplist_record(c->l, id, kind, index, data, len);
-}
-
 enum csd_err csd_decode_pipelined(const struct csd_dump *d, const struct csd_decode_opts *o,
 				  csd_ev_fn fn, void *ctx)
 {
@@ -334,13 +317,11 @@ enum csd_err csd_decode_pipelined(const struct csd_dump *d, const struct csd_dec
 	err = csd_decode_prepare(d, o, ids, &single, &total);
 	for (i = 0; i < d->n_sinks && err == CSD_OK && !stopped; i++) {
 		const struct csd_sink *s = &d->sinks[i];
+		uint8_t raw = csd_sink_raw_id(s, single);
 		struct csd_oplist l;
-		struct record_ctx rc = { &l, o, (unsigned int)i };
 
 		memset(&l, 0, sizeof(l));
-		uint8_t raw = csd_sink_raw_id(s, single);
-
-		err = csd_split_sink(s, ids, !raw, raw, record, &rc);
+		err = csd_split_sink(s, (unsigned int)i, o, ids, !raw, raw, csd_oplist_record, &l);
 		if (err == CSD_OK && l.nomem)
 			err = CSD_ERR_NOMEM;
 		if (err == CSD_OK)

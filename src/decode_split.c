@@ -36,6 +36,8 @@
 struct split_out {
 	csd_op_fn fn;
 	void *ctx;
+	const struct csd_decode_opts *o;	/* its cuts */
+	unsigned int sink;
 	int stop;
 	uint32_t g_len, g_index;	/* gathered DATA of trace ID g_id, from g_index */
 	uint8_t g_id;
@@ -55,11 +57,26 @@ static int out_flush(struct split_out *o)
 	return o->stop;
 }
 
+/* Whether the cuts leave out the bytes of trace ID @id at @index. */
+static bool is_cut(const struct split_out *o, uint8_t id, uint32_t index)
+{
+	size_t i;
+
+	for (i = 0; i < o->o->n_cuts; i++)
+		if (o->o->cuts[i].sink == o->sink && o->o->cuts[i].id == id &&
+		    index >= o->o->cuts[i].index)
+			return true;
+	return false;
+}
+
 /* One operation of the deformatter's; non-zero: stop. */
 static int out_op(struct split_out *o, uint8_t id, uint8_t kind, uint32_t index,
 		  const uint8_t *data, uint32_t len)
 {
-	if (kind == OCSD_OP_DATA && len <= GATHER) {
+	if (kind == OCSD_OP_DATA && o->o->n_cuts && is_cut(o, id, index))
+		return o->stop;
+	/* A piece of a frame or two is gathered; a block as big goes as it is. */
+	if (kind == OCSD_OP_DATA && len < GATHER) {
 		if (o->g_len && (id != o->g_id || len > GATHER - o->g_len) && out_flush(o))
 			return 1;
 		if (!o->g_len) {
@@ -340,7 +357,8 @@ static enum csd_err split_formatted(const struct csd_sink *s, const bool want[CS
 	return err;
 }
 
-enum csd_err csd_split_sink(const struct csd_sink *s, const bool want[CSD_TRACE_IDS],
+enum csd_err csd_split_sink(const struct csd_sink *s, unsigned int sink,
+			    const struct csd_decode_opts *o, const bool want[CSD_TRACE_IDS],
 			    bool formatted, uint8_t single_id, csd_op_fn fn, void *ctx)
 {
 	/* The deformatter takes whole 16-byte frames; the trace index is 32 bits. */
@@ -359,6 +377,8 @@ enum csd_err csd_split_sink(const struct csd_sink *s, const bool want[CSD_TRACE_
 		return CSD_ERR_NOMEM;
 	out->fn = fn;
 	out->ctx = ctx;
+	out->o = o;
+	out->sink = sink;
 	out->stop = 0;
 	out->g_len = 0;
 	if (formatted) {
