@@ -19,7 +19,7 @@ KBUILD_LOCK    := /tmp/csdump-kbuild.lock
 KERNEL_SERIES  := kernel/patches/series \
 		  $(addprefix kernel/patches/,$(shell grep -v '^\s*\(\#\|$$\)' kernel/patches/series 2>/dev/null))
 KERNEL_INPUTS  := $(KERNEL_SERIES) $(wildcard kernel/configs/*.config) \
-		  kernel/scripts/tree.sh kernel/scripts/build.sh
+		  kernel/scripts/tree.sh kernel/scripts/build.sh scripts/series/tree.sh
 
 .PHONY: kernel kernel-tree kunit kernel-check \
 	check-kernel-apply check-kernel-checkpatch check-kernel-build \
