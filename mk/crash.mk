@@ -5,7 +5,8 @@
 # Debian's amd64 crash cannot open arm64 vmcores, so the extension is built
 # for arm64 (aarch64-linux-gnu-gcc) against the defs.h of the arm64 crash it
 # is loaded into: scripts/crash-arm64-env.sh fetches that crash, its
-# libraries and the arm64 zlib into $(CRASH_ROOT), run as
+# libraries and the arm64 zlib into $(CRASH_ROOT) (with scripts/arm64-root.sh,
+# which also builds the makedumpfile root of mk/e2e.mk), run as
 #   qemu-aarch64-static -L $(CRASH_ROOT) $(CRASH_ROOT)/usr/bin/crash ...
 # The extension links src/crash_ext.c with the library modules that the
 # registry walk and the extract/info writers need; none needs libkdumpfile
@@ -37,7 +38,7 @@ CRASH_LDLIBS   := -Wl,--exclude-libs,ALL $(CRASH_ROOT)/usr/lib/aarch64-linux-gnu
 crash-ext: $(CRASH_EXT)
 crash-env: $(CRASH_STAMP)
 
-$(CRASH_STAMP): scripts/crash-arm64-env.sh | $(DEPS_STAMP)
+$(CRASH_STAMP): scripts/crash-arm64-env.sh scripts/arm64-root.sh | $(DEPS_STAMP)
 	scripts/crash-arm64-env.sh $(CRASH_ENV)
 
 $(CRASH_OUT)/obj/%.o: src/%.c $(CRASH_STAMP)
