@@ -5,6 +5,7 @@
 #   mk/config.mk   toolchain, flags, directories, the dependency script
 #   mk/host.mk     libcsdump, the csdump CLI, unit tests, install
 #   mk/kernel.mk   the arm64 kernel with the patch series, KUnit
+#   mk/qemu.mk     QEMU from Debian's source with the qemu/ series
 #   mk/e2e.mk      QEMU end-to-end crash scenarios, make demo
 #   mk/encoder.mk  the ETMv4 trace encoder (tests and benchmarks only)
 #   mk/fuzz.mk     libFuzzer targets
@@ -42,6 +43,7 @@ help:
 	@echo "make demo       crash a QEMU guest and show its last moments"
 	@echo "make install    install csdump and its man page (PREFIX, DESTDIR)"
 	@echo "make kernel     build the arm64 kernel with the patch series"
+	@echo "make qemu       QEMU with the emulated CoreSight hardware (qemu/)"
 	@echo "make kunit      run the KUnit suite of the series in QEMU"
 	@echo "make e2e        QEMU end-to-end crash scenarios"
 	@echo "make fuzz       run each fuzz target (FUZZ_SECONDS, default 60)"
