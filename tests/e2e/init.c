@@ -18,6 +18,7 @@
  *                         /capture/Image, /capture/initrd, /capture/cmdline
  *   sleep MS              sleep MS milliseconds
  *   pin CPU               run on CPU only from now on (sched_setaffinity)
+ *   ls DIR                print DIR's entries, sorted, on one console line
  *
  * If the script ends and the machine is still alive, that is a failure.
  *
@@ -210,6 +211,44 @@ static void cmd_pin(int cpu)
 	say("running on CPU %d", sched_getcpu());
 }
 
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* "e2e-init: ls DIR: a b c": what probed, for the host to check. */
+static void cmd_ls(const char *dir)
+{
+	char *names[256], line[4096];
+	size_t n = 0, len = 0, i;
+	struct dirent *de;
+	DIR *d;
+
+	d = opendir(dir);
+	if (!d)
+		fail("opendir %s: %s", dir, strerror(errno));
+	while ((de = readdir(d)) && n < sizeof(names) / sizeof(names[0])) {
+		if (de->d_name[0] == '.')
+			continue;
+		names[n] = strdup(de->d_name);
+		if (!names[n])
+			fail("ls %s: out of memory", dir);
+		n++;
+	}
+	closedir(d);
+	qsort(names, n, sizeof(names[0]), name_cmp);
+	line[0] = '\0';
+	for (i = 0; i < n; i++) {
+		int w = snprintf(line + len, sizeof(line) - len, "%s%s",
+				 i ? " " : "", names[i]);
+
+		if (w > 0 && (size_t)w < sizeof(line) - len)
+			len += (size_t)w;
+		free(names[i]);
+	}
+	say("ls %s: %s", dir, line);
+}
+
 static void run_script(void)
 {
 	char line[512];
@@ -241,6 +280,8 @@ static void run_script(void)
 			cmd_expect(arg1, rest);
 		} else if (!strcmp(cmd, "kexec")) {
 			cmd_kexec();
+		} else if (!strcmp(cmd, "ls") && arg1) {
+			cmd_ls(arg1);
 		} else if (!strcmp(cmd, "pin") && arg1) {
 			cmd_pin(atoi(arg1));
 		} else if (!strcmp(cmd, "sleep") && arg1) {

@@ -8,8 +8,14 @@
 #   E2E_IMAGE     the arm64 Image (booted, and loaded as the capture kernel)
 #   E2E_CPIO      usr/gen_init_cpio of the kernel build tree
 #   E2E_INIT      the static guest init (tests/e2e/init.c)
-#   E2E_DTSI      DT nodes added to QEMU virt's device tree
+#   E2E_DTSI      DT nodes added to QEMU virt's device tree (empty: none)
 #   E2E_TIMEOUT   seconds for the whole QEMU run (default 240)
+#   E2E_QEMU      the QEMU binary (default qemu-system-aarch64; the emulated
+#                 CoreSight runs use build/qemu's, see mk/qemu.mk)
+#   E2E_MACHINE   -M properties after "virt" (e.g. ",coresight=on")
+#   E2E_QEMU_ARGS more QEMU arguments, split on white space
+#   E2E_LOG_DIR   a directory made after OUT_DIR is emptied (for QEMU's own
+#                 logs, e.g. the emulated CoreSight models')
 #
 # SCRIPT is the first kernel's /e2e/script (see init.c), PAYLOAD_DIR's files
 # go to /payload/.  Writes OUT_DIR/console.log (both kernels), OUT_DIR/vmcore
@@ -17,16 +23,18 @@
 set -euo pipefail
 
 out=$1 script=$2 payload=$3 extra=${4:-}
-: "${E2E_IMAGE:?}" "${E2E_CPIO:?}" "${E2E_INIT:?}" "${E2E_DTSI:?}"
+: "${E2E_IMAGE:?}" "${E2E_CPIO:?}" "${E2E_INIT:?}"
 timeout_s=${E2E_TIMEOUT:-240}
+qemu=${E2E_QEMU:-qemu-system-aarch64}
 mem=512
 # Six CPUs: one per trace unit of the Juno capture (E2E_DTSI names cpu@0-5).
-machine=(-M virt -cpu cortex-a57 -smp 6 -m "$mem" -nic none)
+# shellcheck disable=SC2206
+machine=(-M "virt${E2E_MACHINE:-}" -cpu cortex-a57 -smp 6 -m "$mem" -nic none ${E2E_QEMU_ARGS:-})
 cmdline="console=ttyAMA0 crashkernel=128M panic=1 $extra"
 capture_cmdline="console=ttyAMA0 nr_cpus=1 reset_devices panic=1"
 
 rm -rf "$out"
-mkdir -p "$out/stage"
+mkdir -p "$out/stage" ${E2E_LOG_DIR:+"$E2E_LOG_DIR"}
 : >"$out/times"
 
 stage_start=0
@@ -72,20 +80,25 @@ cp "$script" "$out/script"
 stage dtb
 # QEMU's own device tree for this machine, plus the test CoreSight topology.
 # The capture kernel inherits it through kexec_file_load.
-if ! qemu-system-aarch64 "${machine[@]}" -machine dumpdtb="$out/stage/virt.dtb" \
+if ! "$qemu" "${machine[@]}" -machine dumpdtb="$out/stage/virt.dtb" \
 	-display none >"$out/stage/dumpdtb.log" 2>&1; then
 	cat "$out/stage/dumpdtb.log" >&2
 	exit 1
 fi
 dtc -q -I dtb -O dts -o "$out/stage/virt.dts" "$out/stage/virt.dtb"
-cat "$out/stage/virt.dts" "$E2E_DTSI" >"$out/stage/e2e.dts"
+cat "$out/stage/virt.dts" ${E2E_DTSI:+"$E2E_DTSI"} >"$out/stage/e2e.dts"
 dtc -q -I dts -O dtb -o "$out/stage/e2e.dtb" "$out/stage/e2e.dts"
 
 stage qemu
+# The dumpdtb run above realized the same devices: its logs are not this run's.
+if [ -n "${E2E_LOG_DIR:-}" ]; then
+	rm -rf "$E2E_LOG_DIR"
+	mkdir -p "$E2E_LOG_DIR"
+fi
 rm -f "$out/stage/disk.img"
 truncate -s $((mem + 64))M "$out/stage/disk.img"
 rc=0
-timeout --foreground -k 5 "$timeout_s" qemu-system-aarch64 "${machine[@]}" \
+timeout --foreground -k 5 "$timeout_s" "$qemu" "${machine[@]}" \
 	-display none -monitor none -serial "file:$out/console.log" \
 	-no-reboot -kernel "$E2E_IMAGE" -initrd "$out/stage/first.cpio" \
 	-dtb "$out/stage/e2e.dtb" -append "$cmdline" \
