@@ -6,6 +6,9 @@
 #   KERNEL_IMAGE    build/kernel-out/arch/arm64/boot/Image
 #   KERNEL_VMLINUX  build/kernel-out/vmlinux
 #   KERNEL_STAMP    touched after every successful `make kernel`; depend on it
+#   KERNEL_HW_IMAGE, KERNEL_HW_VMLINUX, KERNEL_HW_STAMP
+#                   the same for `make kernel-hw`: the stock CoreSight drivers
+#                   only (no software test device), for the emulated hardware
 # Every kernel build takes /tmp/csdump-kbuild.lock (kernel/scripts/build.sh).
 
 KERNEL_SRC     := $(BUILD)/linux
@@ -18,10 +21,20 @@ KBUILD_LOCK    := /tmp/csdump-kbuild.lock
 
 KERNEL_SERIES  := kernel/patches/series \
 		  $(addprefix kernel/patches/,$(shell grep -v '^\s*\(\#\|$$\)' kernel/patches/series 2>/dev/null))
-KERNEL_INPUTS  := $(KERNEL_SERIES) $(wildcard kernel/configs/*.config) \
+KERNEL_INPUTS  := $(KERNEL_SERIES) $(wildcard kernel/configs/*.config kernel/configs/hw/*.config) \
 		  kernel/scripts/tree.sh kernel/scripts/build.sh scripts/series/tree.sh
 
-.PHONY: kernel kernel-tree kunit kernel-check \
+# The kernel for the emulated CoreSight hardware (make e2e-hw): every
+# fragment but the software test device's, so that only the stock drivers
+# can have produced what the vmcore holds.
+KERNEL_HW_OUT       := $(BUILD)/kernel-hw-out
+KERNEL_HW_IMAGE     := $(KERNEL_HW_OUT)/arch/arm64/boot/Image
+KERNEL_HW_VMLINUX   := $(KERNEL_HW_OUT)/vmlinux
+KERNEL_HW_STAMP     := $(KERNEL_HW_OUT)/.csdump-kernel.stamp
+KERNEL_HW_FRAGMENTS := $(filter-out kernel/configs/e2e-test.config,$(wildcard kernel/configs/*.config)) \
+		       $(wildcard kernel/configs/hw/*.config)
+
+.PHONY: kernel kernel-hw kernel-tree kunit kernel-check \
 	check-kernel-apply check-kernel-checkpatch check-kernel-build \
 	check-kernel-sparse check-kernel-modular check-kernel-nokdump check-kunit
 
@@ -45,6 +58,16 @@ $(KERNEL_STAMP): $(KERNEL_INPUTS) | $(DEPS_STAMP)
 		kernel/scripts/build.sh $(KERNEL_SRC) $(KERNEL_OUT) Image modules'
 	@touch $@
 	@echo "kernel: $(KERNEL_IMAGE)"
+
+kernel-hw: $(KERNEL_HW_STAMP)
+
+$(KERNEL_HW_STAMP): $(KERNEL_INPUTS) | $(DEPS_STAMP)
+	@mkdir -p $(BUILD)
+	flock $(TREE_LOCK) sh -c 'kernel/scripts/tree.sh $(KERNEL_SRC) && \
+		KCONFIG_FRAGMENTS="$(abspath $(KERNEL_HW_FRAGMENTS))" \
+		kernel/scripts/build.sh $(KERNEL_SRC) $(KERNEL_HW_OUT) Image'
+	@touch $@
+	@echo "kernel-hw: $(KERNEL_HW_IMAGE)"
 
 # KUnit in QEMU arm64 (two CPUs: one test holds the registry lock on the
 # other CPU while the panic walk runs).
