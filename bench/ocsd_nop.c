@@ -13,8 +13,8 @@
 
 #include <opencsd/c_api/opencsd_c_api.h>
 
-#include "dump.h"
-#include "snapshot.h"
+#include "core/dump.h"
+#include "format/snapshot.h"
 
 static ocsd_datapath_resp_t count(const void *ctx, const ocsd_trc_index_t index,
 				  const uint8_t id, const ocsd_generic_trace_elem *e)

@@ -23,7 +23,18 @@ $(DEPS_STAMP): scripts/install-deps.sh
 	@scripts/install-deps.sh
 	@touch $@
 
-# libcsdump's sources: every src/*.c but the CLI (src/cli*.c, src/main.c), the
-# crash extension (src/crash*.c) and benchmarks, so a new module joins by
-# being added.  Every build of the library (host, sanitizer, fuzz) uses this.
-LIB_SRCS := $(filter-out src/cli%.c src/main.c src/crash%.c src/bench%.c,$(wildcard src/*.c))
+# libcsdump's sources, by layer (one folder each, docs/design.md):
+#   src/core    memory source, registry walk, dump model, extract and perf.data
+#               writers: no libkdumpfile, libelf or OpenCSD (the crash
+#               extension links exactly this folder)
+#   src/vmcore  the memory source over libkdumpfile
+#   src/format  snapshot directories in and out, the ELF of memory dumps, input
+#   src/decode  the decoder (OpenCSD), program image, symbols, rendering
+# The CLI (src/cli) and the crash extension (src/crash) are not library.  A
+# new module joins its layer by being added; every build of the library
+# (host, sanitizer, fuzz) uses these.
+CORE_SRCS := $(wildcard src/core/*.c)
+LIB_DIRS  := core vmcore format decode
+LIB_SRCS  := $(wildcard $(patsubst %,src/%/*.c,$(LIB_DIRS)))
+CLI_SRCS  := $(wildcard src/cli/*.c)
+CRASH_SRCS := $(wildcard src/crash/*.c)

@@ -8,9 +8,9 @@
 # libraries and the arm64 zlib into $(CRASH_ROOT) (with scripts/arm64-root.sh,
 # which also builds the makedumpfile root of mk/e2e.mk), run as
 #   qemu-aarch64-static -L $(CRASH_ROOT) $(CRASH_ROOT)/usr/bin/crash ...
-# The extension links src/crash_ext.c with the library modules that the
-# registry walk and the extract/info writers need; none needs libkdumpfile
-# (crash is the memory source), libelf or OpenCSD.
+# The extension links src/crash/*.c with the library's core layer
+# (src/core: the registry walk and the extract/info writers), which needs
+# neither libkdumpfile (crash is the memory source), libelf nor OpenCSD.
 
 CRASH_ENV    := $(BUILD)/crash-arm64
 CRASH_ROOT   := $(CRASH_ENV)/root
@@ -19,9 +19,7 @@ CRASH_OUT    := $(BUILD)/crash
 CRASH_EXT    := $(CRASH_OUT)/csdump.so
 CROSS_CC     ?= aarch64-linux-gnu-gcc
 
-CRASH_LIB_SRCS := $(addprefix src/,registry.c registry_info.c vmcoreinfo.c extract.c \
-		  perfdata.c perf_cs_etm.c cs_frame.c dump.c fileio.c diag.c)
-CRASH_EXT_SRCS := src/crash_ext.c $(CRASH_LIB_SRCS)
+CRASH_EXT_SRCS := $(CRASH_SRCS) $(CORE_SRCS)
 CRASH_EXT_OBJS := $(patsubst src/%.c,$(CRASH_OUT)/obj/%.o,$(CRASH_EXT_SRCS))
 
 # defs.h needs the target's machine type (ARM64) and its gdb (10.2 for
@@ -50,7 +48,7 @@ $(CRASH_OUT)/obj/%.o: src/%.c $(CRASH_STAMP)
 $(CRASH_EXT): $(CRASH_EXT_OBJS)
 	$(CROSS_CC) $(CFLAGS) -shared -fPIC -o $@ $^ $(CRASH_LDLIBS)
 
--include $(wildcard $(CRASH_OUT)/obj/*.d)
+-include $(wildcard $(CRASH_OUT)/obj/*/*.d)
 
 # --- tests -------------------------------------------------------------------
 # crash-symbols needs no vmcore.  The others open CRASH_VMCORE, by default

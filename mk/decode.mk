@@ -1,7 +1,7 @@
 # csdump decode / csdump snapshot (issue 8): tests and `make bench`.
 #
-# The modules (src/decode*.c, src/symbols.c, src/image.c, src/cli_decode.c)
-# join libcsdump and the csdump CLI through mk/host.mk.  Here: their tests,
+# The modules (src/decode/, src/cli/decode.c) join libcsdump and the csdump
+# CLI through mk/host.mk.  Here: their tests,
 # run with the sanitizer build, against independent oracles -- OpenCSD's
 # trc_pkt_lister, Arm DS-5's reports, binutils -- and the benchmark.
 # Tests that need ../shared skip (exit 77) when it is absent.
@@ -14,12 +14,12 @@ DECODE_LIB    := $(BUILD)/host-san/libcsdump.a
 DECODE_PROBE  := $(BUILD)/host-san/tests/decode_probe
 # A ThreadSanitizer build of csdump, for the test of the decoder threads.
 DECODE_TSAN   := $(BUILD)/decode-tsan/csdump
-DECODE_TSAN_SRCS = $(filter-out src/crash%.c src/bench%.c,$(wildcard src/*.c))
+DECODE_TSAN_SRCS = $(LIB_SRCS) $(CLI_SRCS)
 # The sanitizer environment, less one leak of OpenCSD 1.3.3 (see the file).
 DECODE_ENV     = $(SAN_ENV) \
 	LSAN_OPTIONS=suppressions=$(abspath tests/decode/lsan.supp):print_suppressions=0
 
-$(DECODE_TSAN): $(wildcard src/*.c src/*.h) $(DEPS_STAMP)
+$(DECODE_TSAN): $(wildcard src/*/*.[ch]) $(DEPS_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) $(WARN) -O1 -g -fsanitize=thread $(HOST_CPPFLAGS) -o $@ \
 		$(DECODE_TSAN_SRCS) $(HOST_LDLIBS)

@@ -8,7 +8,8 @@
 ENC      := $(BUILD)/encoder
 ENC_SAN  := $(BUILD)/encoder-san
 ENC_SRCS := $(filter-out tools/etm4enc/main.c,$(wildcard tools/etm4enc/*.c))
-# The output directories are written by libcsdump (src/extract.h, snapshot.h).
+# The output directories are written by libcsdump (src/core/extract.h,
+# src/format/snapshot.h).
 ENC_CPPFLAGS := -Itools/etm4enc -Isrc
 AARCH64_CC ?= aarch64-linux-gnu-gcc
 

@@ -38,7 +38,7 @@ $(FUZZ)/fuzz_%: $(FUZZ)/obj/tests/fuzz_%.o $(addprefix $(FUZZ)/obj/tests/,$(adds
 		$(FUZZ)/libcsdump.a
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(HOST_LDLIBS)
 
--include $(wildcard $(FUZZ)/obj/*.d $(FUZZ)/obj/tests/*.d)
+-include $(wildcard $(FUZZ)/obj/*/*.d)
 
 .PHONY: fuzz fuzz-build fuzz-seeds $(addprefix check-fuzz-,$(FUZZ_TARGETS))
 fuzz-build: $(FUZZ_BINS)

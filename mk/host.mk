@@ -1,9 +1,8 @@
 # Host side: libcsdump, the csdump CLI, their unit tests, install.
 #
 # Two builds of the same sources: $(HOST) (the product, CFLAGS) and
-# $(HOST_SAN) (ASan + UBSan, for the tests).  The library is every src/*.c
-# except the CLI (src/cli*.c, src/main.c), the crash extension (src/crash*.c)
-# and benchmarks (src/bench*.c), so a new module is picked up by adding it.
+# $(HOST_SAN) (ASan + UBSan, for the tests).  The library is the layers of
+# LIB_DIRS (mk/config.mk), the command src/cli/*.c.
 
 HOST     := $(BUILD)/host
 HOST_SAN := $(BUILD)/host-san
@@ -13,7 +12,6 @@ HOST_CPPFLAGS = $(shell pkg-config --cflags $(HOST_PKGS) 2>/dev/null) -Isrc
 HOST_LDLIBS   = $(shell pkg-config --libs $(HOST_PKGS) 2>/dev/null) \
 		-lopencsd_c_api -lopencsd
 
-CLI_SRCS  := $(wildcard src/cli*.c src/main.c)
 # tests/unit: test_*.c are test programs; the other .c files are helpers
 # linked into each of them (e.g. the vmcore generator).
 UNIT_HELPERS := $(filter-out tests/unit/test_%.c,$(wildcard tests/unit/*.c))
@@ -41,7 +39,7 @@ $(1)/tests/%: $(1)/obj/tests/%.o $(patsubst tests/unit/%.c,$(1)/obj/tests/%.o,$(
 	@mkdir -p $$(@D)
 	$$(CC) $$(CFLAGS) $(2) $$(LDFLAGS) -o $$@ $$^ $$(HOST_LDLIBS)
 
--include $$(wildcard $(1)/obj/*.d $(1)/obj/tests/*.d)
+-include $$(wildcard $(1)/obj/*/*.d)
 endef
 
 $(eval $(call host_variant,$(HOST),))

@@ -22,9 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dump.h"
-#include "image.h"
-#include "symbols.h"
+#include "core/dump.h"
+#include "decode/image.h"
+#include "decode/symbols.h"
 
 static int cmd_syms(const char *elf, uint64_t off, int n, char **addrs, int lines)
 {

@@ -32,7 +32,7 @@
 #include "image.h"
 #include "output.h"
 #include "rng.h"
-#include "snapshot.h"
+#include "format/snapshot.h"
 
 #define BATCH 96
 #define N_CFG 8

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The fuzzers' memory source (src/mem.h): one flat block of bytes seen at a
+ * The fuzzers' memory source (src/core/mem.h): one flat block of bytes seen at a
  * kernel virtual and at a physical address, and a VMCOREINFO text.  Reads
  * outside the block fail with CSD_ERR_UNMAPPED, as a vmcore's holes do.
  */
@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mem.h"
+#include "core/mem.h"
 
 #define FAKE_VA	0xffff000000100000ull	/* where the block is, virtually */
 #define FAKE_PA	0x40100000ull		/* and physically */

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Fuzz target: loading a vmlinux (src/image.c: the architecture check and
- * the executable PT_LOADs as the program image; src/symbols.c: its function
+ * Fuzz target: loading a vmlinux (src/decode/image.c: the architecture check and
+ * the executable PT_LOADs as the program image; src/decode/symbols.c: its function
  * symbols).  The input is the file.
  */
-#include "dump.h"
-#include "image.h"
+#include "core/dump.h"
+#include "decode/image.h"
 #include "fuzzutil.h"
-#include "symbols.h"
+#include "decode/symbols.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Fuzz target: the registry walk and record checks (src/registry.c,
- * src/registry_info.c) over hostile memory.  The input is the memory at
+ * Fuzz target: the registry walk and record checks (src/core/registry.c,
+ * src/core/registry_info.c) over hostile memory.  The input is the memory at
  * FAKE_VA (and FAKE_PA); VMCOREINFO is fixed and puts the list head at its
  * first byte, so every link, record and buffer comes from the input.
  */
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "dump.h"
+#include "core/dump.h"
 #include "fakemem.h"
 #include "fuzzutil.h"
-#include "registry.h"
-#include "registry_info.h"
+#include "core/registry.h"
+#include "core/registry_info.h"
 
 static FILE *devnull;
 

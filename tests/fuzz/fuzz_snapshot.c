@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Fuzz target: OpenCSD snapshot directories (src/snapshot.c, src/ini.c).
+ * Fuzz target: OpenCSD snapshot directories (src/format/snapshot.c, src/format/ini.c).
  * The input is up to six files separated by lines "%%": snapshot.ini,
  * trace.ini, etm_0.ini, cpu_0.ini, cstrace.bin, mem.bin; a file the input
  * does not reach is absent.
  */
 #include <string.h>
 
-#include "dump.h"
+#include "core/dump.h"
 #include "fuzzutil.h"
-#include "snapshot.h"
+#include "format/snapshot.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Fuzz target: VMCOREINFO parsing (src/vmcoreinfo.c) and the registry keys
- * read from it (src/registry.c).  The input is the VMCOREINFO text; memory
+ * Fuzz target: VMCOREINFO parsing (src/core/vmcoreinfo.c) and the registry keys
+ * read from it (src/core/registry.c).  The input is the VMCOREINFO text; memory
  * holds a good registry (fake_registry()) where the good keys point.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "dump.h"
+#include "core/dump.h"
 #include "fakemem.h"
 #include "fuzzutil.h"
-#include "registry.h"
-#include "vmcoreinfo.h"
+#include "core/registry.h"
+#include "core/vmcoreinfo.h"
 
 static uint8_t image[4096];
 static size_t image_len;

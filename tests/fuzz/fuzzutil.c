@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diag.h"
+#include "core/diag.h"
 #include "fuzzutil.h"
 
 #define MAX_NAMES 16

@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "cs_frame.h"
+#include "core/cs_frame.h"
 #include "testutil.h"
 
 static void test_hand_frame(void)

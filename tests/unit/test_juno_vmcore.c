@@ -11,11 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "elfimage.h"
-#include "extract.h"
-#include "input.h"
-#include "perf_cs_etm.h"
-#include "snapshot.h"
+#include "format/elfimage.h"
+#include "core/extract.h"
+#include "format/input.h"
+#include "core/perf_cs_etm.h"
+#include "format/snapshot.h"
 #include "testutil.h"
 #include "vmcoregen.h"
 

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cs_frame.h"
-#include "snapshot.h"
+#include "core/cs_frame.h"
+#include "format/snapshot.h"
 #include "testutil.h"
 
 static enum csd_err reframe(struct csd_sink *s, const struct csd_dump *d)

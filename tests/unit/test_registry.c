@@ -13,10 +13,10 @@
  */
 #include <string.h>
 
-#include "input.h"
-#include "registry.h"
+#include "format/input.h"
+#include "core/registry.h"
 #include "testutil.h"
-#include "vmcore.h"
+#include "vmcore/vmcore.h"
 #include "vmcoregen.h"
 
 static char *tmp;

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "diag.h"
-#include "registry.h"
+#include "core/diag.h"
+#include "core/registry.h"
 #include "testutil.h"
 #include "vmcoregen.h"
 

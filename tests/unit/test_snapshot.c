@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dump.h"
-#include "snapshot.h"
+#include "core/dump.h"
+#include "format/snapshot.h"
 #include "testutil.h"
 
 static const char etm_ini[] =

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diag.h"
+#include "core/diag.h"
 #include "testutil.h"
 
 int test_failures;

@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "buf.h"
-#include "dump.h"
+#include "core/dump.h"
 #include "path.h"
 
 #define ETM4_RS_DEPTH 15

@@ -18,12 +18,12 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "csd_err.h"
-#include "extract.h"
+#include "core/csd_err.h"
+#include "core/extract.h"
 #include "gen.h"
 #include "image.h"
 #include "output.h"
-#include "snapshot.h"
+#include "format/snapshot.h"
 #include "walk.h"
 
 struct opts {

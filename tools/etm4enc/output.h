@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * etm4enc: the capture as csdump's in-memory model (src/dump.h), so that
+ * etm4enc: the capture as csdump's in-memory model (src/core/dump.h), so that
  * libcsdump's own writers make the output directories: an extract directory
  * (cstrace.bin, metadata.bin, perf.data, summary.txt) and an OpenCSD snapshot.
  */
 #ifndef ETM4ENC_OUTPUT_H
 #define ETM4ENC_OUTPUT_H
 
-#include "dump.h"
+#include "core/dump.h"
 #include "gen.h"
 #include "image.h"
 

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * csdump: the command line.  Each subcommand parses its arguments and calls
+ * the library; the table below is the only place that lists them.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/decode.h"
+#include "cli/cmds.h"
+
+struct csd_cmd {
+	const char *name;
+	int (*run)(int argc, char **argv);	/* argv[0] is the subcommand name */
+	const char *summary;
+};
+
+static const struct csd_cmd cmds[] = {
+	{ "info", csd_cmd_info, "list the trace records of a vmcore" },
+	{ "extract", csd_cmd_extract, "write trace, metadata and perf.data from a vmcore" },
+	{ "perf", csd_cmd_perf, "write a perf.data that `perf script` decodes" },
+	{ "decode", csd_cmd_decode, "decode the trace: what each CPU executed last" },
+	{ "snapshot", csd_cmd_snapshot, "write an OpenCSD snapshot directory" },
+};
+
+#define N_CMDS (sizeof(cmds) / sizeof(cmds[0]))
+
+static void usage(FILE *f)
+{
+	fputs("usage: csdump COMMAND [ARGS...]\n"
+	      "       csdump COMMAND --help\n\n"
+	      "csdump reads the CoreSight trace that a Linux kernel with the\n"
+	      "coresight-kdump series saved at panic out of its vmcore.\n\n"
+	      "commands:\n", f);
+	for (size_t i = 0; i < N_CMDS; i++)
+		fprintf(f, "  %-9s %s\n", cmds[i].name, cmds[i].summary);
+	fputs(csd_exit_codes_help, f);
+}
+
+int csd_cli_main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return CSD_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return CSD_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		puts("csdump " CSD_VERSION);
+		return CSD_EXIT_OK;
+	}
+	for (size_t i = 0; i < N_CMDS; i++)
+		if (!strcmp(argv[1], cmds[i].name))
+			return cmds[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "csdump: unknown command '%s'\n\n", argv[1]);
+	usage(stderr);
+	return CSD_EXIT_USAGE;
+}
+
+const char csd_exit_codes_help[] =
+	"\nexit status:\n"
+	"  0  success\n"
+	"  1  usage error\n"
+	"  2  input unreadable, not a vmcore or snapshot, or an output failed\n"
+	"  3  the vmcore has no coresight-kdump registry (kernel without the series)\n"
+	"  4  the registry is intact but holds no saved trace\n"
+	"  5  some records were bad and skipped, or (decode) some trace could not be\n"
+	"     decoded; the intact ones were used\n";
+
+int csd_exit_code(enum csd_err err)
+{
+	switch (err) {
+	case CSD_OK:
+		return CSD_EXIT_OK;
+	case CSD_ERR_USAGE:
+		return CSD_EXIT_USAGE;
+	case CSD_ERR_NOREGISTRY:
+		return CSD_EXIT_NOREGISTRY;
+	case CSD_ERR_NOTRACE:
+		return CSD_EXIT_NOTRACE;
+	default:
+		return CSD_EXIT_INPUT;
+	}
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* csdump: command-line front end.  Subcommands parse their options and call the library. */
+#ifndef CSD_CLI_H
+#define CSD_CLI_H
+
+#include "core/csd_err.h"
+
+#define CSD_VERSION "0.1"
+
+/* Exit codes of the csdump command (documented in --help and csdump(1)). */
+enum csd_exit {
+	CSD_EXIT_OK = 0,
+	CSD_EXIT_USAGE = 1,		/* bad command line */
+	CSD_EXIT_INPUT = 2,		/* input unreadable or not a vmcore/snapshot; output failed */
+	CSD_EXIT_NOREGISTRY = 3,	/* vmcore of a kernel without the coresight-kdump series */
+	CSD_EXIT_NOTRACE = 4,		/* registry intact but no saved trace */
+	CSD_EXIT_PARTIAL = 5,		/* some records bad; the intact ones were used */
+};
+
+/* The exit-code paragraph of every --help. */
+extern const char csd_exit_codes_help[];
+
+/* The exit code for a library error. */
+int csd_exit_code(enum csd_err err);
+
+int csd_cli_main(int argc, char **argv);
+
+#endif

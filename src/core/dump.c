@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0
+/* csdump: building and freeing the in-memory model of a capture. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/dump.h"
+
+void csd_dump_free(struct csd_dump *d)
+{
+	for (size_t i = 0; i < d->n_sinks; i++)
+		free(d->sinks[i].data);
+	for (size_t i = 0; i < d->n_segs; i++)
+		free(d->segs[i].data);
+	free(d->sinks);
+	free(d->etms);
+	free(d->segs);
+	memset(d, 0, sizeof(*d));
+}
+
+/* @arr (of @n elements of @size bytes) with room for one more; NULL on ENOMEM. */
+static void *grow(void *arr, size_t n, size_t size)
+{
+	return realloc(arr, (n + 1) * size);
+}
+
+struct csd_sink *csd_dump_add_sink(struct csd_dump *d, const char *name,
+				   uint8_t *data, size_t len, uint32_t flags)
+{
+	struct csd_sink *arr = grow(d->sinks, d->n_sinks, sizeof(*arr)), *s;
+
+	if (!arr) {
+		free(data);
+		return NULL;
+	}
+	d->sinks = arr;
+	s = &arr[d->n_sinks];
+	memset(s, 0, sizeof(*s));
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	s->data = data;
+	s->len = len;
+	s->flags = flags;
+	d->n_sinks++;
+	return s;
+}
+
+struct csd_etm *csd_dump_add_etm(struct csd_dump *d, const struct csd_etm *etm)
+{
+	struct csd_etm *arr = grow(d->etms, d->n_etms, sizeof(*arr));
+
+	if (!arr)
+		return NULL;
+	d->etms = arr;
+	arr[d->n_etms] = *etm;
+	return &arr[d->n_etms++];
+}
+
+struct csd_seg *csd_dump_add_seg(struct csd_dump *d, const char *name,
+				 uint64_t vaddr, uint8_t *data, size_t len)
+{
+	struct csd_seg *arr = grow(d->segs, d->n_segs, sizeof(*arr)), *s;
+
+	if (!arr) {
+		free(data);
+		return NULL;
+	}
+	d->segs = arr;
+	s = &arr[d->n_segs];
+	memset(s, 0, sizeof(*s));
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	s->vaddr = vaddr;
+	s->data = data;
+	s->len = len;
+	d->n_segs++;
+	return s;
+}
+
+const struct csd_etm *csd_dump_etm_by_trace_id(const struct csd_dump *d, uint8_t id)
+{
+	for (size_t i = 0; i < d->n_etms; i++)
+		if (csd_etm_trace_id(&d->etms[i]) == id)
+			return &d->etms[i];
+	return NULL;
+}

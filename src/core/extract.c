@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0
+/* csdump: write and read back the directory of `csdump extract`. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/diag.h"
+#include "core/extract.h"
+#include "core/fileio.h"
+#include "core/perf_cs_etm.h"
+
+#define META_U64	10
+#define EXTRACT_MAX_FILE (1ull << 31)
+
+/* "<device>.bin" for sink @i, made safe and unique among the sinks. */
+static void device_file(const struct csd_dump *d, size_t i, char *out, size_t size)
+{
+	char safe[CSD_NAME_MAX][CSD_NAME_MAX];
+
+	for (size_t j = 0; j <= i && j < CSD_NAME_MAX; j++) {
+		size_t n = 0;
+
+		for (const char *c = d->sinks[j].name; *c && n + 1 < CSD_NAME_MAX; c++)
+			safe[j][n++] = isalnum((unsigned char)*c) || *c == '_' || *c == '-' ?
+				       *c : '_';
+		safe[j][n] = '\0';
+	}
+	if (i >= CSD_NAME_MAX || !safe[i][0]) {
+		snprintf(out, size, "sink%zu.bin", i);
+		return;
+	}
+	for (size_t j = 0; j < i; j++)
+		if (!strcmp(safe[i], safe[j])) {
+			snprintf(out, size, "%s-%zu.bin", safe[i], i);
+			return;
+		}
+	snprintf(out, size, "%s.bin", safe[i]);
+}
+
+static enum csd_err write_in(const char *dir, const char *name, const void *buf, size_t len)
+{
+	char *path = csd_path_join(dir, name);
+	enum csd_err err = path ? csd_file_write(path, buf, len) : CSD_ERR_NOMEM;
+
+	free(path);
+	return err;
+}
+
+static enum csd_err write_metadata(const struct csd_dump *d, const char *dir)
+{
+	uint64_t *m = calloc(d->n_etms ? d->n_etms : 1, META_U64 * sizeof(uint64_t));
+	enum csd_err err;
+
+	if (!m)
+		return CSD_ERR_NOMEM;
+	for (size_t i = 0; i < d->n_etms; i++) {
+		const struct csd_etm *e = &d->etms[i];
+		const uint64_t blk[META_U64] = {
+			0x4040404040404040ull, e->cpu, 7, e->trcconfigr, e->trctraceidr,
+			e->trcidr0, e->trcidr1, e->trcidr2, e->trcidr8, e->trcauthstatus,
+		};
+
+		memcpy(m + i * META_U64, blk, sizeof(blk));
+	}
+	err = write_in(dir, "metadata.bin", m, d->n_etms * META_U64 * sizeof(uint64_t));
+	free(m);
+	return err;
+}
+
+static void summary_records(FILE *f, const struct csd_registry *reg)
+{
+	static const char *const state[] = { "ok", "unsaved", "bad" };
+	char flags[64];
+
+	for (size_t i = 0; i < reg->n; i++) {
+		const struct csd_record *r = &reg->recs[i];
+
+		fprintf(f, "record addr=0x%llx kind=%s name=%s cpu=%d capacity=%llu "
+			"data_len=%llu flags=%s state=%s%s%s\n", (unsigned long long)r->addr,
+			r->kind == 1 ? "trace" : r->kind == 2 ? "metadata" : "?",
+			r->name[0] ? r->name : "?", r->cpu, (unsigned long long)r->capacity,
+			(unsigned long long)r->data_len,
+			csd_rec_flags_str(r->flags, flags, sizeof(flags)), state[r->state],
+			r->state == CSD_REC_BAD ? " problem=" : "", r->problem);
+	}
+	if (reg->cut)
+		fprintf(f, "list cut: %s\n", reg->cut_reason);
+}
+
+static enum csd_err write_summary(const struct csd_dump *d, const struct csd_registry *reg,
+				  const char *source, const char *dir)
+{
+	char *text = NULL, flags[64], file[64];
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	enum csd_err err;
+
+	if (!f)
+		return CSD_ERR_NOMEM;
+	fprintf(f, "# csdump extract of %s\nsource=%s\n", source, source);
+	fprintf(f, "osrelease=%s\nkaslr_offset=0x%llx\nkernel_text=0x%llx\nkernel_stext=0x%llx\n",
+		d->osrelease, (unsigned long long)d->kaslr_offset,
+		(unsigned long long)d->kernel_text, (unsigned long long)d->kernel_stext);
+	for (size_t i = 0; i < d->n_sinks; i++) {
+		if (i == 0 || d->n_sinks == 1)
+			snprintf(file, sizeof(file), "cstrace.bin");
+		else
+			device_file(d, i, file, sizeof(file));
+		fprintf(f, "sink file=%s flags=0x%x bytes=%zu name=%s (%s)\n", file,
+			d->sinks[i].flags, d->sinks[i].len, d->sinks[i].name,
+			csd_rec_flags_str((uint16_t)d->sinks[i].flags, flags, sizeof(flags)));
+	}
+	for (size_t i = 0; i < d->n_etms; i++)
+		fprintf(f, "etm cpu=%llu trace_id=0x%02x\n", (unsigned long long)d->etms[i].cpu,
+			csd_etm_trace_id(&d->etms[i]));
+	if (reg)
+		summary_records(f, reg);
+	if (fclose(f)) {
+		free(text);
+		return CSD_ERR_NOMEM;
+	}
+	err = write_in(dir, "summary.txt", text, len);
+	free(text);
+	return err;
+}
+
+enum csd_err csd_extract_write(const struct csd_dump *d, const struct csd_registry *reg,
+			       const char *source, const char *dir)
+{
+	enum csd_err err = csd_mkdir(dir);
+	char file[64];
+	char *perf;
+
+	for (size_t i = 0; i < d->n_sinks && !err; i++) {
+		if (i == 0)
+			err = write_in(dir, "cstrace.bin", d->sinks[i].data, d->sinks[i].len);
+		if (!err && d->n_sinks > 1) {
+			device_file(d, i, file, sizeof(file));
+			err = write_in(dir, file, d->sinks[i].data, d->sinks[i].len);
+		}
+	}
+	if (!err)
+		err = write_metadata(d, dir);
+	if (!err && d->n_etms) {
+		perf = csd_path_join(dir, "perf.data");
+		err = perf ? csd_perf_write_cs_etm(d, perf) : CSD_ERR_NOMEM;
+		free(perf);
+		/* No trace for a known tracer: the raw files are still the result. */
+		if (err == CSD_ERR_NOTRACE) {
+			csd_warn("%s: no perf.data written", dir);
+			err = CSD_OK;
+		}
+	}
+	if (!err)
+		err = write_summary(d, reg, source, dir);
+	return err;
+}
+
+bool csd_extract_is_dir(const char *path)
+{
+	char *a = csd_path_join(path, "summary.txt"), *b = csd_path_join(path, "metadata.bin");
+	struct stat st;
+	bool ok = a && b && !stat(a, &st) && S_ISREG(st.st_mode) && !stat(b, &st) &&
+		  S_ISREG(st.st_mode);
+
+	free(a);
+	free(b);
+	return ok;
+}
+
+static enum csd_err read_in(const char *dir, const char *name, uint8_t **data, size_t *len)
+{
+	char *path = csd_path_join(dir, name);
+	enum csd_err err = path ? csd_file_read(path, EXTRACT_MAX_FILE, data, len) : CSD_ERR_NOMEM;
+
+	free(path);
+	return err;
+}
+
+static enum csd_err read_metadata(const char *dir, struct csd_dump *d)
+{
+	uint8_t *m;
+	size_t len;
+	enum csd_err err = read_in(dir, "metadata.bin", &m, &len);
+
+	if (err)
+		return err;
+	if (len % (META_U64 * 8)) {
+		csd_error("%s/metadata.bin: %zu bytes, not a multiple of %d", dir, len, META_U64 * 8);
+		free(m);
+		return CSD_ERR_FORMAT;
+	}
+	for (size_t off = 0; off < len && !err; off += META_U64 * 8) {
+		uint64_t v[META_U64];
+		struct csd_etm e;
+
+		memcpy(v, m + off, sizeof(v));
+		if (v[0] != 0x4040404040404040ull || v[2] != 7) {
+			csd_error("%s/metadata.bin: block at %zu is not an ETMv4 block", dir, off);
+			err = CSD_ERR_FORMAT;
+			break;
+		}
+		e = (struct csd_etm){ v[1], v[3], v[4], v[5], v[6], v[7], v[8], v[9] };
+		if (!csd_dump_add_etm(d, &e))
+			err = CSD_ERR_NOMEM;
+	}
+	free(m);
+	return err;
+}
+
+/* One "sink file=F flags=0xN bytes=N name=NAME ..." line. */
+static enum csd_err read_sink(const char *dir, const char *line, struct csd_dump *d)
+{
+	char file[64], name[CSD_NAME_MAX];
+	unsigned int flags;
+	size_t bytes, len;
+	uint8_t *data;
+	enum csd_err err;
+
+	if (sscanf(line, "sink file=%63s flags=0x%x bytes=%zu name=%31s", file, &flags, &bytes,
+		   name) != 4 || strchr(file, '/')) {
+		csd_error("%s/summary.txt: bad sink line: %s", dir, line);
+		return CSD_ERR_FORMAT;
+	}
+	err = read_in(dir, file, &data, &len);
+	if (err)
+		return err;
+	if (len != bytes)
+		csd_warn("%s/%s: %zu bytes, the summary says %zu", dir, file, len, bytes);
+	return csd_dump_add_sink(d, name, data, len, flags) ? CSD_OK : CSD_ERR_NOMEM;
+}
+
+enum csd_err csd_extract_read(const char *dir, struct csd_dump *d)
+{
+	uint8_t *text;
+	size_t len;
+	enum csd_err err = read_in(dir, "summary.txt", &text, &len);
+	char *save = NULL, *s;
+
+	if (err)
+		return err;
+	s = realloc(text, len + 1);
+	if (!s) {
+		free(text);
+		return CSD_ERR_NOMEM;
+	}
+	s[len] = '\0';
+	for (char *line = strtok_r(s, "\n", &save); line && !err;
+	     line = strtok_r(NULL, "\n", &save)) {
+		unsigned long long v;
+
+		if (!strncmp(line, "sink ", 5))
+			err = read_sink(dir, line, d);
+		else if (sscanf(line, "kaslr_offset=%llx", &v) == 1)
+			d->kaslr_offset = v;
+		else if (sscanf(line, "kernel_text=%llx", &v) == 1)
+			d->kernel_text = v;
+		else if (sscanf(line, "kernel_stext=%llx", &v) == 1)
+			d->kernel_stext = v;
+		else if (!strncmp(line, "osrelease=", 10))
+			snprintf(d->osrelease, sizeof(d->osrelease), "%s", line + 10);
+	}
+	free(s);
+	if (!err)
+		err = read_metadata(dir, d);
+	if (!err && !d->n_sinks) {
+		csd_error("%s: the summary lists no trace", dir);
+		err = CSD_ERR_NOTRACE;
+	}
+	return err;
+}

@@ -1,0 +1,478 @@
+// SPDX-License-Identifier: GPL-2.0
+/* csdump: walk the coresight-kdump registry as hostile data. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "core/diag.h"
+#include "core/registry.h"
+#include "core/vmcoreinfo.h"
+
+#define ETM_MAGIC	0x4040404040404040ull
+#define LIST_OFF_MAX	4096
+
+static uint16_t le16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static uint64_t le64(const uint8_t *p)
+{
+	return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
+}
+
+__attribute__((format(printf, 3, 4)))
+static void mark_bad(struct csd_registry *reg, struct csd_record *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->problem, sizeof(r->problem), fmt, ap);
+	va_end(ap);
+	if (r->state != CSD_REC_BAD && reg)
+		reg->n_bad++;
+	r->state = CSD_REC_BAD;
+	csd_warn("record at 0x%llx (%s): %s; skipped", (unsigned long long)r->addr,
+		 r->name[0] ? r->name : "?", r->problem);
+}
+
+/*
+ * Decode and check the 128 bytes of a record; it cannot extend past its
+ * node's list_head at @list_off.
+ */
+static void parse_record(struct csd_registry *reg, struct csd_record *r, const uint8_t *b,
+			 uint64_t list_off)
+{
+	r->magic = le32(b);
+	r->version = le16(b + 4);
+	r->rec_size = le16(b + 6);
+	r->kind = le16(b + 8);
+	r->flags = le16(b + 10);
+	r->cpu = (int32_t)le32(b + 12);
+	memcpy(r->name, b + 16, sizeof(r->name));
+	r->buf_vaddr = le64(b + 48);
+	r->buf_paddr = le64(b + 56);
+	r->capacity = le64(b + 64);
+	r->data_len = le64(b + 72);
+	r->data_offset = le64(b + 80);
+	r->data_crc = le32(b + 88);
+	r->trace_id = le32(b + 92);
+	r->state = CSD_REC_OK;
+
+	if (!memchr(r->name, '\0', sizeof(r->name))) {
+		r->name[sizeof(r->name) - 1] = '\0';
+		mark_bad(reg, r, "name is not NUL-terminated");
+	} else if (r->magic != CSD_REC_MAGIC) {
+		mark_bad(reg, r, "magic 0x%08x, expected 0x%08x", r->magic, CSD_REC_MAGIC);
+	} else if (r->version != CSD_REC_VERSION) {
+		mark_bad(reg, r, "record version %u, this csdump reads %u", r->version,
+			 CSD_REC_VERSION);
+	} else if (r->rec_size < CSD_REC_SIZE || r->rec_size > list_off) {
+		mark_bad(reg, r, "rec_size %u, expected %u..%llu (the node's list offset)",
+			 r->rec_size, CSD_REC_SIZE, (unsigned long long)list_off);
+	} else if (r->kind != CSD_REC_KIND_TRACE && r->kind != CSD_REC_KIND_ETM) {
+		mark_bad(reg, r, "kind %u, expected 1 (trace) or 2 (metadata)", r->kind);
+	} else if (!(r->flags & CSD_F_SAVED)) {
+		r->state = CSD_REC_UNSAVED;
+	} else if (!r->capacity || r->capacity > CSD_REC_MAX_CAPACITY) {
+		mark_bad(reg, r, "capacity %llu, expected 1..%llu",
+			 (unsigned long long)r->capacity, CSD_REC_MAX_CAPACITY);
+	} else if (r->data_len > r->capacity) {
+		mark_bad(reg, r, "data_len %llu exceeds capacity %llu",
+			 (unsigned long long)r->data_len, (unsigned long long)r->capacity);
+	} else if (r->data_offset >= r->capacity) {
+		mark_bad(reg, r, "data_offset %llu not below capacity %llu",
+			 (unsigned long long)r->data_offset, (unsigned long long)r->capacity);
+	} else if (r->kind == CSD_REC_KIND_ETM && r->data_len != CSD_REC_ETM_LEN) {
+		mark_bad(reg, r, "metadata of %llu bytes, expected %u",
+			 (unsigned long long)r->data_len, CSD_REC_ETM_LEN);
+	}
+}
+
+/* @s (a VMCOREINFO value, untrusted) for a message: printable, bounded. */
+static const char *printable(const char *s, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	for (; *s && n + 1 < size; s++)
+		buf[n++] = *s >= 0x20 && *s < 0x7f ? *s : '?';
+	buf[n] = '\0';
+	return buf;
+}
+
+/*
+ * @key of VMCOREINFO as a number in @base; 0, or a message naming the key
+ * and its value and CSD_ERR_CORRUPT.
+ */
+static enum csd_err key_u64(const struct csd_mem *m, const char *info, const char *key,
+			    int base, uint64_t *v)
+{
+	char val[4096], shown[48];
+
+	if (csd_vmcoreinfo_str(info, key, val, sizeof(val))) {
+		csd_error("%s: VMCOREINFO has SYMBOL(coresight_kdump_list) but lacks %s",
+			  m->name, key);
+		return CSD_ERR_CORRUPT;
+	}
+	if (csd_vmcoreinfo_u64(info, key, base, v)) {
+		csd_error("%s: VMCOREINFO's %s=%s is not a%s number", m->name, key,
+			  printable(val, shown, sizeof(shown)),
+			  base == 16 ? " hexadecimal" : base == 10 ? " decimal" : "");
+		return CSD_ERR_CORRUPT;
+	}
+	return CSD_OK;
+}
+
+/*
+ * The registry's keys.  Without SYMBOL(coresight_kdump_list) the kernel lacks
+ * the series (CSD_ERR_NOREGISTRY); with it, a missing or garbled key is
+ * corruption (CSD_ERR_CORRUPT), each reported by name and value.
+ */
+static enum csd_err read_keys(const struct csd_mem *m, const char *info,
+			      struct csd_registry *reg, uint64_t *list_off)
+{
+	char val[4096];
+	uint64_t size;
+	enum csd_err err;
+
+	if (!info) {
+		csd_error("%s: no VMCOREINFO in the dump: the coresight_kdump registry cannot be "
+			  "found", m->name);
+		return CSD_ERR_FORMAT;
+	}
+	if (csd_vmcoreinfo_str(info, "SYMBOL(coresight_kdump_list)", val, sizeof(val))) {
+		csd_error("%s: VMCOREINFO has no coresight_kdump registry "
+			  "(SYMBOL(coresight_kdump_list) and its keys): a kernel without "
+			  "the coresight-kdump series", m->name);
+		return CSD_ERR_NOREGISTRY;
+	}
+	err = key_u64(m, info, "SYMBOL(coresight_kdump_list)", 16, &reg->head);
+	if (!err)
+		err = key_u64(m, info, "NUMBER(CORESIGHT_KDUMP_VERSION)", 0, &reg->version);
+	if (!err)
+		err = key_u64(m, info, "SIZE(coresight_kdump_record)", 10, &size);
+	if (!err)
+		err = key_u64(m, info, "OFFSET(coresight_kdump_node.list)", 10, list_off);
+	if (err)
+		return err;
+	if (size < CSD_REC_SIZE || size > LIST_OFF_MAX) {
+		csd_error("%s: VMCOREINFO's SIZE(coresight_kdump_record)=%llu, expected %d..%d",
+			  m->name, (unsigned long long)size, CSD_REC_SIZE, LIST_OFF_MAX);
+		return CSD_ERR_CORRUPT;
+	}
+	if (*list_off < size || *list_off > LIST_OFF_MAX || *list_off % 8) {
+		csd_error("%s: VMCOREINFO's OFFSET(coresight_kdump_node.list)=%llu, expected a "
+			  "multiple of 8 from the record size %llu to %d", m->name,
+			  (unsigned long long)*list_off, (unsigned long long)size, LIST_OFF_MAX);
+		return CSD_ERR_CORRUPT;
+	}
+	return CSD_OK;
+}
+
+static bool seen(const uint64_t *addrs, size_t n, uint64_t a)
+{
+	for (size_t i = 0; i < n; i++)
+		if (addrs[i] == a)
+			return true;
+	return false;
+}
+
+__attribute__((format(printf, 2, 3)))
+static void cut(struct csd_registry *reg, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(reg->cut_reason, sizeof(reg->cut_reason), fmt, ap);
+	va_end(ap);
+	reg->cut = true;
+	csd_warn("registry list cut: %s; %zu record(s) before it kept", reg->cut_reason, reg->n);
+}
+
+static enum csd_err walk(const struct csd_mem *m, struct csd_registry *reg, uint64_t list_off,
+			 uint64_t *visited)
+{
+	uint64_t p;
+	size_t n_visited = 0;
+
+	if (csd_mem_read(m, CSD_KVADDR, reg->head, &p, 8)) {
+		csd_error("%s: cannot read the registry head at 0x%llx "
+			  "(SYMBOL(coresight_kdump_list))", m->name, (unsigned long long)reg->head);
+		return CSD_ERR_CORRUPT;
+	}
+	p = le64((const uint8_t *)&p);
+	visited[n_visited++] = reg->head;
+	while (p != reg->head) {
+		uint8_t b[CSD_REC_SIZE];
+		struct csd_record *r;
+		uint64_t next;
+
+		if (n_visited > CSD_REGISTRY_MAX_NODES) {
+			cut(reg, "more than %d nodes", CSD_REGISTRY_MAX_NODES);
+			break;
+		}
+		if (seen(visited, n_visited, p)) {
+			cut(reg, "loop: node 0x%llx reached twice", (unsigned long long)p);
+			break;
+		}
+		if (p % 8 || p < list_off) {
+			cut(reg, "bad link 0x%llx", (unsigned long long)p);
+			break;
+		}
+		visited[n_visited++] = p;
+		r = &reg->recs[reg->n++];
+		memset(r, 0, sizeof(*r));
+		r->addr = p - list_off;
+		if (csd_mem_read(m, CSD_KVADDR, r->addr, b, sizeof(b)))
+			mark_bad(reg, r, "%u bytes at 0x%llx not in the dump", CSD_REC_SIZE,
+				 (unsigned long long)r->addr);
+		else
+			parse_record(reg, r, b, list_off);
+		if (csd_mem_read(m, CSD_KVADDR, p, &next, 8)) {
+			cut(reg, "next pointer at 0x%llx not in the dump", (unsigned long long)p);
+			break;
+		}
+		p = le64((const uint8_t *)&next);
+	}
+	return CSD_OK;
+}
+
+enum csd_err csd_registry_walk(const struct csd_mem *m, struct csd_registry *reg)
+{
+	const char *info = m->ops->vmcoreinfo ? m->ops->vmcoreinfo(m->priv) : NULL;
+	uint64_t list_off, *visited;
+	enum csd_err err;
+
+	memset(reg, 0, sizeof(*reg));
+	err = read_keys(m, info, reg, &list_off);
+	if (err)
+		return err;
+	if (reg->version != CSD_REC_VERSION)
+		csd_warn("%s: registry version %llu, this csdump reads %d; records are checked "
+			 "one by one", m->name, (unsigned long long)reg->version, CSD_REC_VERSION);
+	reg->recs = calloc(CSD_REGISTRY_MAX_NODES, sizeof(*reg->recs));
+	visited = calloc(CSD_REGISTRY_MAX_NODES + 1, sizeof(*visited));
+	if (!reg->recs || !visited) {
+		free(visited);
+		return CSD_ERR_NOMEM;
+	}
+	err = walk(m, reg, list_off, visited);
+	free(visited);
+	return err;
+}
+
+void csd_registry_free(struct csd_registry *reg)
+{
+	free(reg->recs);
+	memset(reg, 0, sizeof(*reg));
+}
+
+static uint32_t crc32_all(const uint8_t *data, size_t len)
+{
+	uLong crc = crc32(0, Z_NULL, 0);
+
+	while (len) {
+		uInt n = len > (1u << 30) ? (1u << 30) : (uInt)len;
+
+		crc = crc32(crc, data, n);
+		data += n;
+		len -= n;
+	}
+	return (uint32_t)crc;
+}
+
+/* Read @len bytes at @off of @r's buffer: by physical address when known. */
+static enum csd_err read_buf(const struct csd_mem *m, const struct csd_record *r,
+			     uint64_t off, uint8_t *out, size_t len)
+{
+	if (!len)
+		return CSD_OK;
+	if (r->buf_paddr &&
+	    !csd_mem_read(m, CSD_KPHYSADDR, r->buf_paddr + off, out, len))
+		return CSD_OK;
+	return csd_mem_read(m, CSD_KVADDR, r->buf_vaddr + off, out, len);
+}
+
+/* Are the first and the last of @len bytes at @off of @r's buffer in the dump? */
+static bool buf_present(const struct csd_mem *m, const struct csd_record *r, uint64_t off,
+			size_t len)
+{
+	uint8_t b;
+
+	return !len || (!read_buf(m, r, off, &b, 1) && !read_buf(m, r, off + len - 1, &b, 1));
+}
+
+static void check_etm(struct csd_record *r, const uint8_t *data)
+{
+	uint64_t magic = le64(data), cpu = le64(data + 8), nr = le64(data + 16);
+	uint64_t traceidr = le64(data + 32);
+
+	if (magic != ETM_MAGIC)
+		mark_bad(NULL, r, "metadata magic 0x%llx, expected 0x%llx",
+			 (unsigned long long)magic, ETM_MAGIC);
+	else if (cpu != (uint64_t)(int64_t)r->cpu || r->cpu < 0)
+		mark_bad(NULL, r, "metadata for CPU %lld in the record of CPU %d",
+			 (long long)cpu, r->cpu);
+	else if (nr != 7)
+		mark_bad(NULL, r, "metadata has %llu parameters, expected 7",
+			 (unsigned long long)nr);
+	else if ((traceidr & 0x7f) != r->trace_id || !r->trace_id || r->trace_id >= 0x70)
+		mark_bad(NULL, r, "trace ID 0x%x, TRCTRACEIDR 0x%llx", r->trace_id,
+			 (unsigned long long)traceidr);
+}
+
+enum csd_err csd_record_read(const struct csd_mem *m, struct csd_record *r,
+			     uint8_t **data, size_t *len)
+{
+	size_t n = (size_t)r->data_len, first;
+	uint8_t *buf;
+
+	*data = NULL;
+	*len = 0;
+	if (r->state != CSD_REC_OK)
+		return CSD_ERR_CORRUPT;
+	/* Circular: [data_offset, capacity) first, then from 0. */
+	first = r->capacity - r->data_offset < n ? (size_t)(r->capacity - r->data_offset) : n;
+	/* Allocate nothing for a buffer the dump does not hold at all. */
+	if (!buf_present(m, r, r->data_offset, first) || !buf_present(m, r, 0, n - first))
+		goto unmapped;
+	buf = malloc(n ? n : 1);
+	if (!buf)
+		return CSD_ERR_NOMEM;
+	if (read_buf(m, r, r->data_offset, buf, first) ||
+	    read_buf(m, r, 0, buf + first, n - first)) {
+		free(buf);
+		goto unmapped;
+	}
+	r->crc_checked = true;
+	r->crc_ok = crc32_all(buf, n) == r->data_crc;
+	if (!r->crc_ok)
+		mark_bad(NULL, r, "CRC 0x%08x of the %zu data bytes, recorded 0x%08x",
+			 crc32_all(buf, n), n, r->data_crc);
+	else if (r->kind == CSD_REC_KIND_ETM)
+		check_etm(r, buf);
+	if (r->state == CSD_REC_BAD) {
+		free(buf);
+		return CSD_ERR_CORRUPT;
+	}
+	*data = buf;
+	*len = n;
+	return CSD_OK;
+unmapped:
+	mark_bad(NULL, r, "buffer at 0x%llx (phys 0x%llx) not in the dump",
+		 (unsigned long long)r->buf_vaddr, (unsigned long long)r->buf_paddr);
+	return CSD_ERR_UNMAPPED;
+}
+
+static enum csd_err add_etm(struct csd_dump *d, struct csd_registry *reg,
+			    struct csd_record *r, const uint8_t *b)
+{
+	struct csd_etm etm = {
+		.cpu = le64(b + 8), .trcconfigr = le64(b + 24), .trctraceidr = le64(b + 32),
+		.trcidr0 = le64(b + 40), .trcidr1 = le64(b + 48), .trcidr2 = le64(b + 56),
+		.trcidr8 = le64(b + 64), .trcauthstatus = le64(b + 72),
+	};
+
+	/* Two records for one CPU or one trace ID: the first is kept. */
+	for (size_t i = 0; i < d->n_etms; i++) {
+		if (d->etms[i].cpu == etm.cpu) {
+			mark_bad(reg, r, "CPU %d already has metadata (trace ID 0x%x); the first "
+				 "is kept", r->cpu, csd_etm_trace_id(&d->etms[i]));
+			return CSD_OK;
+		}
+		if (csd_etm_trace_id(&d->etms[i]) == csd_etm_trace_id(&etm)) {
+			mark_bad(reg, r, "trace ID 0x%x already belongs to CPU %llu; the first "
+				 "is kept", r->trace_id, (unsigned long long)d->etms[i].cpu);
+			return CSD_OK;
+		}
+	}
+	return csd_dump_add_etm(d, &etm) ? CSD_OK : CSD_ERR_NOMEM;
+}
+
+static enum csd_err load_record(const struct csd_mem *m, struct csd_registry *reg,
+				struct csd_record *r, struct csd_dump *d)
+{
+	uint8_t *data;
+	size_t len;
+	enum csd_err err;
+
+	if (r->state != CSD_REC_OK)
+		return CSD_OK;
+	err = csd_record_read(m, r, &data, &len);
+	if (err == CSD_ERR_NOMEM)
+		return err;
+	if (err) {
+		reg->n_bad++;
+		return CSD_OK;
+	}
+	if (r->kind == CSD_REC_KIND_ETM) {
+		err = add_etm(d, reg, r, data);
+		free(data);
+		return err;
+	}
+	return csd_dump_add_sink(d, r->name, data, len, r->flags) ? CSD_OK : CSD_ERR_NOMEM;
+}
+
+static void kernel_fields(const char *info, struct csd_dump *d)
+{
+	if (!info)
+		return;
+	csd_vmcoreinfo_u64(info, "KERNELOFFSET", 16, &d->kaslr_offset);
+	csd_vmcoreinfo_symbol(info, "_stext", &d->kernel_stext);
+	csd_vmcoreinfo_symbol(info, "_text", &d->kernel_text);
+	csd_vmcoreinfo_str(info, "OSRELEASE", d->osrelease, sizeof(d->osrelease));
+}
+
+enum csd_err csd_registry_load(const struct csd_mem *m, struct csd_registry *reg,
+			       struct csd_dump *d)
+{
+	enum csd_err err = csd_registry_walk(m, reg);
+
+	if (err)
+		return err;
+	kernel_fields(m->ops->vmcoreinfo ? m->ops->vmcoreinfo(m->priv) : NULL, d);
+	for (size_t i = 0; i < reg->n; i++) {
+		err = load_record(m, reg, &reg->recs[i], d);
+		if (err)
+			return err;
+	}
+	if (d->n_sinks)
+		return CSD_OK;
+	if (reg->n_bad || reg->cut) {
+		csd_error("%s: no intact record holds saved trace", m->name);
+		return CSD_ERR_CORRUPT;
+	}
+	csd_error("%s: the registry is intact (%zu record(s)) but holds no saved trace",
+		  m->name, reg->n);
+	return CSD_ERR_NOTRACE;
+}
+
+const char *csd_rec_flags_str(uint16_t flags, char *buf, size_t size)
+{
+	static const char *const names[] = { "saved", "wrapped", "formatted", "in-place" };
+	size_t n = 0;
+
+	if (!size)
+		return buf;
+	buf[0] = '\0';
+	for (int i = 0; i < 16 && n < size; i++) {
+		int w;
+
+		if (!(flags & (1u << i)))
+			continue;
+		w = i < 4 ? snprintf(buf + n, size - n, "%s%s", n ? "," : "", names[i]) :
+			    snprintf(buf + n, size - n, "%sbit%d", n ? "," : "", i);
+		n += w > 0 ? (size_t)w : 0;
+	}
+	if (!buf[0])
+		snprintf(buf, size, "-");
+	return buf;
+}

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0
+/* csdump: the `info` listing of a registry (see registry_info.h). */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "core/registry.h"
+#include "core/registry_info.h"
+
+static void print_record(FILE *out, const struct csd_record *r)
+{
+	char flags[64], cpu[16];
+	const char *crc = !r->crc_checked ? "-" : r->crc_ok ? "ok" : "bad";
+
+	snprintf(cpu, sizeof(cpu), r->cpu < 0 ? "-" : "%d", r->cpu);
+	fprintf(out, "0x%016llx %-8s %-20s %4s %10llu %10llu %-26s %s%s%s\n",
+		(unsigned long long)r->addr,
+		r->kind == CSD_REC_KIND_TRACE ? "trace" : r->kind == CSD_REC_KIND_ETM ? "metadata" : "?",
+		r->name[0] ? r->name : "?", cpu, (unsigned long long)r->capacity,
+		(unsigned long long)r->data_len, csd_rec_flags_str(r->flags, flags, sizeof(flags)),
+		crc, r->state == CSD_REC_BAD ? "  BAD: " : "", r->problem);
+}
+
+enum csd_err csd_registry_info(const struct csd_mem *m, FILE *out, struct csd_info_counts *c)
+{
+	struct csd_registry reg;
+	enum csd_err err;
+
+	*c = (struct csd_info_counts){ 0 };
+	err = csd_registry_walk(m, &reg);
+	if (err) {
+		csd_registry_free(&reg);
+		return err;
+	}
+	fprintf(out, "%-18s %-8s %-20s %4s %10s %10s %-26s %s\n", "ADDRESS", "KIND", "DEVICE",
+		"CPU", "CAPACITY", "DATA_LEN", "FLAGS", "CRC");
+	for (size_t i = 0; i < reg.n; i++) {
+		struct csd_record *r = &reg.recs[i];
+		uint8_t *data;
+		size_t len;
+
+		/* The CRC verdict needs the data: read it, keep nothing. */
+		if (r->state == CSD_REC_OK) {
+			if (csd_record_read(m, r, &data, &len) == CSD_OK) {
+				free(data);
+				c->n_trace += r->kind == CSD_REC_KIND_TRACE;
+			} else {
+				reg.n_bad++;
+			}
+		}
+		print_record(out, r);
+	}
+	if (reg.cut)
+		fprintf(out, "list cut: %s\n", reg.cut_reason);
+	fprintf(out, "%zu record(s), %zu bad, %zu with saved trace\n", reg.n, reg.n_bad, c->n_trace);
+	c->n = reg.n;
+	c->n_bad = reg.n_bad;
+	c->cut = reg.cut;
+	csd_registry_free(&reg);
+	return CSD_OK;
+}

@@ -1,0 +1,508 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * csdump: ETMv4 decode through OpenCSD's C API: the decode stage (see
+ * decode_int.h) and csd_decode(), which runs both stages on this thread,
+ * the deformatter's output going straight into the trace IDs' trees.
+ *
+ * The caller owns the data path: each trace ID's operations are pushed into
+ * its own single-source decode tree, flushed while the tree says WAIT.  The
+ * element callback only fills a struct csd_ev on the stack and hands it on;
+ * nothing is allocated per element.
+ */
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decode/decode.h"
+#include "decode/decode_int.h"
+#include "core/diag.h"
+#include "decode/image.h"
+
+/* The decoder of one trace ID. */
+struct id_tree {
+	dcd_tree_handle_t tree;
+	uint64_t rejected;	/* times the decoder refused trace (FATAL) and was reset */
+};
+
+struct csd_idec {
+	const struct csd_dump *d;
+	const struct csd_sink *s;
+	struct csd_image img;	/* this decoder's own: its last-hit cache is mutable */
+	struct id_tree t[CSD_TRACE_IDS];
+	int cpu_of[CSD_TRACE_IDS];
+	uint8_t sink;
+	csd_tagged_fn fn;
+	void *fn_ctx;
+	csd_ev_fn ev_fn;	/* instead of fn, untagged: csd_decode() */
+	uint64_t tag;		/* the operation being replayed */
+	int stop;
+};
+
+static const char *const exc_names[] = {
+	[0] = "PE reset",	[1] = "debug halt",	[2] = "call",
+	[3] = "trap",		[4] = "SError",		[6] = "instruction debug",
+	[7] = "data debug",	[10] = "alignment",	[11] = "instruction fault",
+	[12] = "data fault",	[14] = "IRQ",		[15] = "FIQ",
+};
+
+const char *csd_exception_name(uint32_t number)
+{
+	if (number < sizeof(exc_names) / sizeof(exc_names[0]))
+		return exc_names[number];
+	return NULL;
+}
+
+const char *csd_ev_kind_name(enum csd_ev_kind k)
+{
+#define KIND_NAME(kind, name) case kind: return name;
+	switch (k) {
+	CSD_EV_KINDS(KIND_NAME)
+	}
+#undef KIND_NAME
+	return "unknown";
+}
+
+const char *csd_trace_on_reason(uint32_t reason)
+{
+	switch (reason) {
+	case TRACE_ON_NORMAL:	return "start or filter";
+	case TRACE_ON_OVERFLOW:	return "after overflow";
+	case TRACE_ON_EX_DEBUG:	return "after debug";
+	}
+	return "unknown";
+}
+
+const char *csd_unsync_reason(uint32_t reason)
+{
+	switch (reason) {
+	case UNSYNC_INIT_DECODER:	return "start of trace";
+	case UNSYNC_RESET_DECODER:	return "decoder reset";
+	case UNSYNC_OVERFLOW:		return "overflow";
+	case UNSYNC_DISCARD:		return "discard";
+	case UNSYNC_BAD_PACKET:		return "bad packet";
+	case UNSYNC_EOT:		return "end of trace";
+	}
+	return "unknown";
+}
+
+static uint32_t mem_read(const void *p, const ocsd_vaddr_t addr, const ocsd_mem_space_acc_t space,
+			 const uint32_t len, uint8_t *buf)
+{
+	struct csd_idec *x = (struct csd_idec *)p;
+
+	(void)space;
+	return (uint32_t)csd_image_read(&x->img, addr, buf, len);
+}
+
+/* Returns 0 for elements csdump does not report. */
+static int ev_from_elem(struct csd_ev *ev, const ocsd_generic_trace_elem *e)
+{
+	switch (e->elem_type) {
+	case OCSD_GEN_TRC_ELEM_INSTR_RANGE:
+		ev->kind = CSD_EV_RANGE;
+		ev->start = e->st_addr;
+		ev->end = e->en_addr;
+		ev->n_instr = e->num_instr_range;
+		return 1;
+	case OCSD_GEN_TRC_ELEM_ADDR_NACC:
+		ev->kind = CSD_EV_NACC;
+		ev->start = e->st_addr;
+		return 1;
+	case OCSD_GEN_TRC_ELEM_EXCEPTION:
+		ev->kind = CSD_EV_EXCEPTION;
+		ev->number = e->exception_number;
+		ev->end = e->excep_ret_addr ? e->en_addr : 0;
+		return 1;
+	case OCSD_GEN_TRC_ELEM_EXCEPTION_RET:
+		ev->kind = CSD_EV_EXC_RETURN;
+		return 1;
+	case OCSD_GEN_TRC_ELEM_TRACE_ON:
+		ev->kind = CSD_EV_TRACE_ON;
+		ev->number = e->trace_on_reason;
+		return 1;
+	case OCSD_GEN_TRC_ELEM_NO_SYNC:
+		ev->kind = CSD_EV_NO_SYNC;
+		ev->number = e->unsync_eot_info;
+		return 1;
+	case OCSD_GEN_TRC_ELEM_PE_CONTEXT:
+		ev->kind = CSD_EV_CONTEXT;
+		ev->el = e->context.el_valid ? (uint8_t)e->context.exception_level : 0xff;
+		ev->ctxid = e->context.ctxt_id_valid ? e->context.context_id : 0;
+		return 1;
+	case OCSD_GEN_TRC_ELEM_EO_TRACE:
+		ev->kind = CSD_EV_EOT;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static ocsd_datapath_resp_t on_elem(const void *p, const ocsd_trc_index_t index,
+				    const uint8_t id, const ocsd_generic_trace_elem *e)
+{
+	struct csd_idec *x = (struct csd_idec *)p;
+	struct csd_tagged_ev tev;
+
+	if (x->stop)
+		return OCSD_RESP_WAIT;
+	memset(&tev, 0, sizeof(tev));
+	if (!ev_from_elem(&tev.ev, e))
+		return OCSD_RESP_CONT;
+	tev.tag = x->tag;
+	tev.ev.trace_id = id;
+	tev.ev.sink = x->sink;
+	tev.ev.index = index;
+	tev.ev.cpu = id < CSD_TRACE_IDS ? x->cpu_of[id] : -1;
+	if (x->ev_fn ? x->ev_fn(x->fn_ctx, &tev.ev) : x->fn(x->fn_ctx, &tev)) {
+		x->stop = 1;
+		return OCSD_RESP_WAIT;
+	}
+	return OCSD_RESP_CONT;
+}
+
+static void etm_cfg(ocsd_etmv4_cfg *cfg, const struct csd_etm *m)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->reg_idr0 = (uint32_t)m->trcidr0;
+	cfg->reg_idr1 = (uint32_t)m->trcidr1;
+	cfg->reg_idr2 = (uint32_t)m->trcidr2;
+	cfg->reg_idr8 = (uint32_t)m->trcidr8;
+	cfg->reg_configr = (uint32_t)m->trcconfigr;
+	cfg->reg_traceidr = (uint32_t)m->trctraceidr;
+	/* TRCIDR1.TRCARCHMIN (bits 7:4) >= 4: ETMv4.4+, a v8.3+ PE. */
+	cfg->arch_ver = ((m->trcidr1 >> 4) & 0xf) >= 4 ? ARCH_AA64 : ARCH_V8;
+	cfg->core_prof = profile_CortexA;
+}
+
+/* Calls in a row that take no byte before the decoder is deemed stuck. */
+#define MAX_STALLS	16
+
+/* Memory accessors per tree at most; see add_mem_acc(). */
+#define MAX_ACCESSORS	64
+
+/* A run of overlapping or adjacent segments: [lo, last], from v[first], n of them. */
+struct seg_run {
+	uint64_t lo, last;
+	size_t first, n;
+};
+
+/*
+ * The image as the library's memory accessors, one for each run of
+ * overlapping or adjacent segments, so that an address outside the image
+ * finds none (a trace may branch outside the image a million times): a run
+ * of one segment is a buffer accessor, which the library reads itself; a run
+ * of several goes through mem_read(), where the image decides which segment
+ * wins.  Past MAX_ACCESSORS runs, one callback accessor for all addresses.
+ */
+static ocsd_err_t add_mem_acc(dcd_tree_handle_t tree, struct csd_idec *x)
+{
+	const struct csd_image *im = &x->img;
+	struct seg_run run[MAX_ACCESSORS];
+	ocsd_err_t e = OCSD_OK;
+	size_t i, n = 0;
+
+	for (i = 0; i < im->n; i++) {
+		uint64_t lo = im->v[i]->vaddr, last = lo + (im->v[i]->len - 1);
+		struct seg_run *r = n ? &run[n - 1] : NULL;
+
+		if (r && (lo <= r->last || lo - r->last == 1)) {
+			if (last > r->last)
+				r->last = last;
+			r->n++;
+			continue;
+		}
+		if (n == MAX_ACCESSORS)
+			return ocsd_dt_add_callback_mem_acc(tree, 0, ~(ocsd_vaddr_t)0,
+							    OCSD_MEM_SPACE_ANY, mem_read, x);
+		run[n++] = (struct seg_run){ .lo = lo, .last = last, .first = i, .n = 1 };
+	}
+	for (i = 0; i < n && e == OCSD_OK; i++) {
+		const struct csd_seg *sg = im->v[run[i].first];
+
+		if (run[i].n == 1 && sg->len <= UINT32_MAX)
+			e = ocsd_dt_add_buffer_mem_acc(tree, sg->vaddr, OCSD_MEM_SPACE_ANY, sg->data,
+						       (uint32_t)sg->len);
+		else
+			e = ocsd_dt_add_callback_mem_acc(tree, run[i].lo, run[i].last,
+							 OCSD_MEM_SPACE_ANY, mem_read, x);
+	}
+	return e;
+}
+
+/* The single-source tree of trace ID @id, configured from its ETM @m. */
+static dcd_tree_handle_t id_tree_create(struct csd_idec *x, const struct csd_etm *m,
+					unsigned int id)
+{
+	ocsd_err_t e = OCSD_ERR_MEM;
+	dcd_tree_handle_t tree;
+	ocsd_etmv4_cfg cfg;
+	unsigned char csid;
+	char buf[256];
+
+	etm_cfg(&cfg, m);
+	csd_ocsd_lock();
+	tree = ocsd_create_dcd_tree(OCSD_TRC_SRC_SINGLE, 0);
+	if (tree) {
+		e = add_mem_acc(tree, x);
+		if (e == OCSD_OK)
+			e = ocsd_dt_create_decoder(tree, OCSD_BUILTIN_DCD_ETMV4I,
+						   OCSD_CREATE_FLG_FULL_DECODER, &cfg, &csid);
+		/* Attaches to the decoders that exist: after creating them. */
+		if (e == OCSD_OK)
+			e = ocsd_dt_set_gen_elem_outfn(tree, on_elem, x);
+		if (e != OCSD_OK) {
+			ocsd_destroy_dcd_tree(tree);
+			tree = NULL;
+		}
+	}
+	csd_ocsd_unlock();
+	if (!tree)
+		csd_error("sink %s, trace ID 0x%x: cannot set up an ETMv4 decoder (%s)",
+			  x->s->name, id, csd_ocsd_strerror(e, buf, sizeof(buf)));
+	return tree;
+}
+
+/* The trace IDs to decode (per @o's CPU), warning about unusable ones. */
+static size_t decode_ids(const struct csd_dump *d, const struct csd_decode_opts *o,
+			 bool ids[CSD_TRACE_IDS])
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < CSD_TRACE_IDS; i++)
+		ids[i] = false;
+	for (i = 0; i < d->n_etms; i++) {
+		const struct csd_etm *m = &d->etms[i];
+		unsigned int id = csd_etm_trace_id(m);
+
+		if (o->cpu >= 0 && m->cpu != (uint64_t)o->cpu)
+			continue;
+		if (id == 0 || id >= 0x70 || ids[id]) {
+			csd_warn("CPU %" PRIu64 ": trace ID 0x%x is %s; its trace is not decoded",
+				 m->cpu, id, ids[id] ? "used twice" : "reserved");
+			continue;
+		}
+		ids[id] = true;
+		n++;
+	}
+	return n;
+}
+
+enum csd_err csd_decode_prepare(const struct csd_dump *d, const struct csd_decode_opts *o,
+				bool ids[CSD_TRACE_IDS], uint8_t *single, uint64_t *total)
+{
+	size_t i, n;
+
+	if (!d->n_etms) {
+		csd_error("no ETM metadata: nothing to decode");
+		return CSD_ERR_NOTRACE;
+	}
+	if (o->cpu >= 0) {
+		for (i = 0; i < d->n_etms && d->etms[i].cpu != (uint64_t)o->cpu; i++)
+			;
+		if (i == d->n_etms) {
+			csd_error("no trace unit of CPU %d in the metadata", o->cpu);
+			return CSD_ERR_USAGE;
+		}
+	}
+	n = decode_ids(d, o, ids);
+	if (!n) {
+		csd_error("no trace unit with a usable trace ID in the metadata");
+		return CSD_ERR_DECODE;
+	}
+	*single = 0;
+	for (i = 0; n == 1 && i < CSD_TRACE_IDS; i++)
+		if (ids[i])
+			*single = (uint8_t)i;
+	*total = 0;
+	for (i = 0; i < d->n_sinks; i++)
+		*total += d->sinks[i].len;
+	/* Silent: decoding threads must not write the library's shared logger. */
+	ocsd_def_errlog_init(OCSD_ERR_SEV_NONE, 0);
+	return CSD_OK;
+}
+
+uint8_t csd_sink_raw_id(const struct csd_sink *s, uint8_t single)
+{
+	if (s->flags & CSD_F_FORMATTED)
+		return 0;
+	return s->source_id ? s->source_id : single;
+}
+
+struct csd_idec *csd_idec_new(const struct csd_dump *d, const struct csd_sink *s, uint8_t sink,
+			      const bool ids[CSD_TRACE_IDS], csd_tagged_fn fn, void *ctx)
+{
+	struct csd_idec *x = calloc(1, sizeof(*x));
+	size_t i;
+
+	if (!x)
+		return NULL;
+	x->d = d;
+	x->s = s;
+	x->sink = sink;
+	x->fn = fn;
+	x->fn_ctx = ctx;
+	for (i = 0; i < CSD_TRACE_IDS; i++)
+		x->cpu_of[i] = -1;
+	if (csd_image_index(&x->img, d->segs, d->n_segs) != CSD_OK)
+		goto fail;
+	for (i = 0; i < d->n_etms; i++) {
+		const struct csd_etm *m = &d->etms[i];
+		unsigned int id = csd_etm_trace_id(m);
+
+		if (id >= CSD_TRACE_IDS || !ids[id] || x->t[id].tree)
+			continue;
+		x->t[id].tree = id_tree_create(x, m, id);
+		if (!x->t[id].tree)
+			goto fail;
+		x->cpu_of[id] = m->cpu > 0x7fffffff ? -1 : (int)m->cpu;
+	}
+	return x;
+fail:
+	csd_idec_free(x);
+	return NULL;
+}
+
+void csd_idec_free(struct csd_idec *x)
+{
+	size_t i;
+
+	if (!x)
+		return;
+	csd_ocsd_lock();
+	for (i = 0; i < CSD_TRACE_IDS; i++)
+		if (x->t[i].tree)
+			ocsd_destroy_dcd_tree(x->t[i].tree);
+	csd_ocsd_unlock();
+	csd_image_release(&x->img);
+	free(x);
+}
+
+bool csd_idec_stopped(const struct csd_idec *x)
+{
+	return x->stop;
+}
+
+void csd_idec_report(struct csd_idec *x)
+{
+	size_t i;
+
+	for (i = 0; i < CSD_TRACE_IDS; i++)
+		if (x->t[i].rejected)
+			csd_warn("sink %s, trace ID 0x%zx: the decoder refused the trace %" PRIu64
+				 " time(s) and was reset each time", x->s->name, i,
+				 x->t[i].rejected);
+}
+
+int csd_idec_push(struct csd_idec *x, uint64_t tag, uint8_t id, uint8_t kind, uint32_t index,
+		  const uint8_t *data, uint32_t len)
+{
+	struct id_tree *t = &x->t[id & (CSD_TRACE_IDS - 1)];
+	ocsd_datapath_resp_t r = OCSD_RESP_CONT;
+	unsigned int stalls = 0;
+	uint32_t pos = 0;
+
+	if (!t->tree || x->stop)
+		return x->stop;
+	x->tag = tag;
+	if (kind != OCSD_OP_DATA) {
+		r = ocsd_dt_process_data(t->tree, (ocsd_datapath_op_t)kind, index, 0, NULL, NULL);
+		if (OCSD_DATA_RESP_IS_WAIT(r))
+			r = csd_ocsd_flush(t->tree, &x->stop);
+	}
+	while (kind == OCSD_OP_DATA && pos < len && !x->stop) {
+		uint32_t used = 0;
+
+		r = ocsd_dt_process_data(t->tree, OCSD_OP_DATA, index + pos, len - pos, data + pos,
+					 &used);
+		pos += used;
+		stalls = used ? 0 : stalls + 1;
+		if (OCSD_DATA_RESP_IS_WAIT(r))
+			r = csd_ocsd_flush(t->tree, &x->stop);
+		if (!OCSD_DATA_RESP_IS_FATAL(r) && stalls < MAX_STALLS)
+			continue;
+		if (x->stop)
+			break;
+		/*
+		 * The decoder refused a packet (or takes nothing): it starts over
+		 * and looks for a sync in the rest of the bytes, past one it would
+		 * not take at all; the other trace IDs go on.
+		 */
+		t->rejected++;
+		ocsd_dt_process_data(t->tree, OCSD_OP_RESET, 0, 0, NULL, NULL);
+		pos += !used;
+		stalls = 0;
+		r = OCSD_RESP_CONT;
+	}
+	if (OCSD_DATA_RESP_IS_FATAL(r) && !x->stop) {
+		/* An end of trace or a flush the decoder refused: it starts over. */
+		t->rejected++;
+		ocsd_dt_process_data(t->tree, OCSD_OP_RESET, 0, 0, NULL, NULL);
+	}
+	return x->stop;
+}
+
+int csd_idec_op(struct csd_idec *x, const struct csd_oplist *l, size_t seq)
+{
+	const struct csd_op *op = &l->ops[seq];
+
+	return csd_idec_push(x, seq, op->id, op->kind, op->index, l->data + op->off, op->len);
+}
+
+/* ---- both stages on this thread ----------------------------------------- */
+
+/* The deformatter's operations straight into the trace IDs' trees. */
+struct inline_ctx {
+	struct csd_idec *x;
+	uint64_t seq;			/* operations so far: the tag */
+	const struct csd_decode_opts *o;
+	uint64_t done, total;		/* for o->progress */
+	unsigned int sink;		/* for o->where */
+};
+
+static int inline_op(void *p, uint8_t id, uint8_t kind, uint32_t index, const uint8_t *data,
+		     uint32_t len)
+{
+	struct inline_ctx *c = p;
+	uint64_t seq = c->seq++;
+
+	if (c->o->progress && kind == OCSD_OP_DATA && !(seq & 1023))
+		c->o->progress(c->o->progress_ctx, c->done + index, c->total);
+	csd_where_set(c->o->where, c->sink, id, index);
+	return csd_idec_push(c->x, seq, id, kind, index, data, len);
+}
+
+enum csd_err csd_decode(const struct csd_dump *d, const struct csd_decode_opts *o,
+			csd_ev_fn fn, void *ctx)
+{
+	static const struct csd_decode_opts defaults = { .cpu = -1 };
+	struct inline_ctx ic = { .o = o };
+	bool ids[CSD_TRACE_IDS];
+	enum csd_err err = CSD_OK;
+	bool stop = false;
+	uint8_t single;
+	size_t i;
+
+	if (!o)
+		ic.o = o = &defaults;
+	err = csd_decode_prepare(d, o, ids, &single, &ic.total);
+	for (i = 0; i < d->n_sinks && err == CSD_OK && !stop; i++) {
+		const struct csd_sink *s = &d->sinks[i];
+		uint8_t raw;
+
+		ic.x = csd_idec_new(d, s, (uint8_t)i, ids, NULL, ctx);
+		if (!ic.x)
+			return CSD_ERR_DECODE;
+		ic.x->ev_fn = fn;	/* no tags to keep: straight to the caller */
+		ic.seq = 0;
+		ic.sink = (unsigned int)i;
+		raw = csd_sink_raw_id(s, single);
+		err = csd_split_sink(s, (unsigned int)i, o, ids, !raw, raw, inline_op, &ic);
+		csd_idec_report(ic.x);
+		stop = csd_idec_stopped(ic.x);
+		csd_idec_free(ic.x);
+		ic.done += s->len;
+	}
+	return err;
+}

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * csdump decoder internals, shared by decode.c, decode_split.c and
+ * decode_pipe.c.
+ *
+ * The decode runs in two stages.  The split stage pushes a sink through
+ * OpenCSD's frame deformatter, whose output for each trace ID goes to a
+ * stand-in decoder: the result is the sequence of data-path operations, in
+ * the order the deformatter made them, each for one trace ID (a chunk of
+ * that ID's bytes, or an end-of-trace / flush / reset).  The decode stage
+ * pushes each trace ID's operations into its own single-source decode tree.
+ *
+ * On one thread (csd_decode) the stand-in forwards each operation to its
+ * tree at once.  With workers (csd_decode_pipelined) it records them, and
+ * each worker replays those of its trace IDs.  An event is tagged with the
+ * position of the operation that produced it; in tag order the events are
+ * exactly those of the one-thread decode, whether the trace IDs are decoded
+ * one after the other or in parallel.
+ */
+#ifndef CSD_DECODE_INT_H
+#define CSD_DECODE_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <opencsd/c_api/opencsd_c_api.h>
+
+#include "decode/decode.h"
+
+#define CSD_TRACE_IDS	128
+
+/*
+ * The split stage hands each data-path operation for one trace ID to a
+ * csd_op_fn, in the order the deformatter made them: @kind is an
+ * ocsd_datapath_op_t, @index the trace index the deformatter gave, and for
+ * DATA, @data / @len the bytes (valid during the call only).  Non-zero
+ * stops the split (csd_split_sink then returns CSD_OK: the callee knows why).
+ */
+typedef int (*csd_op_fn)(void *ctx, uint8_t id, uint8_t kind, uint32_t index,
+			 const uint8_t *data, uint32_t len);
+
+/*
+ * The split stage: the operations of sink @s for the trace IDs set in @want.
+ * Formatted sinks go through the deformatter; an unformatted one belongs to
+ * its single trace ID @single_id.  Damaged frames are reported and skipped.
+ */
+enum csd_err csd_split_sink(const struct csd_sink *s, unsigned int sink,
+			    const struct csd_decode_opts *o, const bool want[CSD_TRACE_IDS],
+			    bool formatted, uint8_t single_id, csd_op_fn fn, void *ctx);
+
+/* One recorded operation (see struct csd_oplist). */
+struct csd_op {
+	uint64_t off;		/* DATA: offset of the bytes in csd_oplist.data */
+	uint32_t len;		/* DATA: byte count */
+	uint32_t index;		/* trace index the deformatter gave */
+	uint8_t id;		/* trace ID */
+	uint8_t kind;		/* ocsd_datapath_op_t */
+};
+
+/* The operations of a sink, recorded for replay on other threads. */
+struct csd_oplist {
+	struct csd_op *ops;
+	size_t n, cap;
+	uint8_t *data;
+	size_t len, data_cap;
+	uint64_t id_bytes[CSD_TRACE_IDS];	/* DATA bytes per trace ID */
+	bool nomem;
+};
+
+/* A csd_op_fn appending to the csd_oplist @ctx (zeroed first); sets nomem. */
+int csd_oplist_record(void *ctx, uint8_t id, uint8_t kind, uint32_t index,
+		      const uint8_t *data, uint32_t len);
+void csd_oplist_free(struct csd_oplist *l);
+
+/* An event and the position of the operation that produced it. */
+struct csd_tagged_ev {
+	uint64_t tag;
+	struct csd_ev ev;
+};
+
+/* Receives each event of the decode stage, tagged. */
+typedef int (*csd_tagged_fn)(void *ctx, const struct csd_tagged_ev *tev);
+
+/* The decode stage for a set of trace IDs. */
+struct csd_idec;
+
+struct csd_idec *csd_idec_new(const struct csd_dump *d, const struct csd_sink *s, uint8_t sink,
+			      const bool ids[CSD_TRACE_IDS], csd_tagged_fn fn, void *ctx);
+/*
+ * Push one operation (see csd_op_fn) into its trace ID's tree if that ID is
+ * one of ours; the events it produces are tagged @tag.  Non-zero: stop.
+ */
+int csd_idec_push(struct csd_idec *x, uint64_t tag, uint8_t id, uint8_t kind, uint32_t index,
+		  const uint8_t *data, uint32_t len);
+/* Replay recorded operation @seq (tagged @seq); non-zero: stop. */
+int csd_idec_op(struct csd_idec *x, const struct csd_oplist *l, size_t seq);
+/* Whether the event callback asked to stop. */
+bool csd_idec_stopped(const struct csd_idec *x);
+/* Bad-data reports collected while replaying (call once, at the end). */
+void csd_idec_report(struct csd_idec *x);
+void csd_idec_free(struct csd_idec *x);
+
+/* Note in @w (may be NULL) that sink @sink's trace ID @id is at @index. */
+static inline void csd_where_set(struct csd_decode_where *w, unsigned int sink, uint8_t id,
+				 uint32_t index)
+{
+	if (!w)
+		return;
+	atomic_store_explicit(&w->sink, sink, memory_order_relaxed);
+	atomic_store_explicit(&w->id, id, memory_order_relaxed);
+	atomic_store_explicit(&w->index, index, memory_order_relaxed);
+	atomic_store_explicit(&w->valid, 1, memory_order_relaxed);
+}
+
+/*
+ * Check @d and @o; the trace IDs to decode, @single the only one (0 when
+ * there are several), @total the bytes of every sink.  Messages say why not.
+ */
+enum csd_err csd_decode_prepare(const struct csd_dump *d, const struct csd_decode_opts *o,
+				bool ids[CSD_TRACE_IDS], uint8_t *single, uint64_t *total);
+
+/*
+ * OpenCSD's C API keeps global state (a map of trees, the error logger):
+ * trees are created and destroyed under this lock, and its logger is
+ * silenced (csd_decode_prepare) so that decoding threads never write it.
+ */
+void csd_ocsd_lock(void);
+void csd_ocsd_unlock(void);
+
+/* Flush @tree while it answers WAIT (bounded; stops early when *@stop). */
+ocsd_datapath_resp_t csd_ocsd_flush(dcd_tree_handle_t tree, const int *stop);
+
+/* "OpenCSD error N: text" for @err into @buf. */
+const char *csd_ocsd_strerror(int err, char *buf, size_t len);
+
+/*
+ * The trace ID whose raw bytes sink @s holds, or 0 if it goes through the
+ * deformatter: a raw sink's own source, else @single, the only trace ID.
+ */
+uint8_t csd_sink_raw_id(const struct csd_sink *s, uint8_t single);
+
+#endif

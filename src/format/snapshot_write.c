@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0
+/* csdump: write a csd_dump as an OpenCSD / DS-5 trace snapshot directory. */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/diag.h"
+#include "core/fileio.h"
+#include "format/snapshot.h"
+
+/* A text file being composed in memory, written atomically at the end. */
+struct text {
+	char *buf;
+	size_t len;
+	FILE *f;
+};
+
+static int text_open(struct text *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->f = open_memstream(&t->buf, &t->len);
+	return t->f ? 0 : -1;
+}
+
+__attribute__((format(printf, 2, 3)))
+static void text_add(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(t->f, fmt, ap);
+	va_end(ap);
+}
+
+static enum csd_err text_commit(struct text *t, const char *dir, const char *name)
+{
+	char *path = csd_path_join(dir, name);
+	enum csd_err err = CSD_ERR_NOMEM;
+
+	if (fclose(t->f) == 0 && path)
+		err = csd_file_write(path, t->buf, t->len);
+	free(t->buf);
+	free(path);
+	return err;
+}
+
+static enum csd_err write_bin(const char *dir, const char *name, const void *buf, size_t len)
+{
+	char *path = csd_path_join(dir, name);
+	enum csd_err err;
+
+	if (!path)
+		return CSD_ERR_NOMEM;
+	err = csd_file_write(path, buf, len);
+	free(path);
+	return err;
+}
+
+/* A device name from a crashed machine, made safe as a file and ini name. */
+static void safe_name(char *out, size_t size, const char *in, size_t idx)
+{
+	size_t n = 0;
+
+	for (; *in && n + 1 < size; in++)
+		out[n++] = isalnum((unsigned char)*in) || *in == '_' || *in == '-' ? *in : '_';
+	out[n] = '\0';
+	if (!n)
+		snprintf(out, size, "sink%zu", idx);
+}
+
+static enum csd_err write_etm(const struct csd_dump *d, const struct csd_etm *etm,
+			      const char *dir)
+{
+	unsigned long long cpu = (unsigned long long)etm->cpu;
+	struct text t;
+	char name[64];
+	enum csd_err err;
+
+	if (text_open(&t))
+		return CSD_ERR_NOMEM;
+	text_add(&t, "[device]\nname=cpu_%llu\nclass=core\ntype=ARMv8-A\n", cpu);
+	for (size_t i = 0; i < d->n_segs; i++)
+		text_add(&t, "\n[dump%zu]\nfile=mem%zu.bin\naddress=0x%llx\nlength=0x%zx\n",
+			 i + 1, i, (unsigned long long)d->segs[i].vaddr, d->segs[i].len);
+	snprintf(name, sizeof(name), "cpu_%llu.ini", cpu);
+	err = text_commit(&t, dir, name);
+	if (err)
+		return err;
+
+	if (text_open(&t))
+		return CSD_ERR_NOMEM;
+	text_add(&t, "[device]\nname=ETM_%llu\nclass=trace_source\ntype=ETM4\n\n[regs]\n", cpu);
+	text_add(&t, "TRCCONFIGR(0x004)=0x%08llx\n", (unsigned long long)etm->trcconfigr);
+	text_add(&t, "TRCTRACEIDR(0x010)=0x%08llx\n", (unsigned long long)etm->trctraceidr);
+	text_add(&t, "TRCAUTHSTATUS(0x3EE)=0x%08llx\n", (unsigned long long)etm->trcauthstatus);
+	text_add(&t, "TRCIDR0(0x078)=0x%08llx\n", (unsigned long long)etm->trcidr0);
+	text_add(&t, "TRCIDR1(0x079)=0x%08llx\n", (unsigned long long)etm->trcidr1);
+	text_add(&t, "TRCIDR2(0x07A)=0x%08llx\n", (unsigned long long)etm->trcidr2);
+	text_add(&t, "TRCIDR8(0x060)=0x%08llx\n", (unsigned long long)etm->trcidr8);
+	snprintf(name, sizeof(name), "etm_%llu.ini", cpu);
+	return text_commit(&t, dir, name);
+}
+
+/* The sink @etm's trace is in: a raw one of its own, else the first formatted one. */
+static size_t etm_sink(const struct csd_dump *d, const struct csd_etm *etm)
+{
+	size_t i, formatted = d->n_sinks;
+
+	for (i = 0; i < d->n_sinks; i++) {
+		if (!(d->sinks[i].flags & CSD_F_FORMATTED) &&
+		    d->sinks[i].source_id == csd_etm_trace_id(etm))
+			return i;
+		if ((d->sinks[i].flags & CSD_F_FORMATTED) && formatted == d->n_sinks)
+			formatted = i;
+	}
+	return formatted < d->n_sinks ? formatted : 0;
+}
+
+static enum csd_err write_trace_ini(const struct csd_dump *d, const char *dir,
+				    char (*names)[CSD_NAME_MAX + 8])
+{
+	struct text t;
+
+	if (text_open(&t))
+		return CSD_ERR_NOMEM;
+	text_add(&t, "[trace_buffers]\nbuffers=");
+	for (size_t i = 0; i < d->n_sinks; i++)
+		text_add(&t, "%sbuffer%zu", i ? "," : "", i);
+	text_add(&t, "\n");
+	for (size_t i = 0; i < d->n_sinks; i++)
+		text_add(&t, "\n[buffer%zu]\nname=%s\nfile=%s.bin\nformat=%s\n", i, names[i],
+			 names[i],
+			 d->sinks[i].flags & CSD_F_FORMATTED ? "coresight" : "source_data");
+	text_add(&t, "\n[core_trace_sources]\n");
+	for (size_t i = 0; i < d->n_etms; i++)
+		text_add(&t, "cpu_%llu=ETM_%llu\n", (unsigned long long)d->etms[i].cpu,
+			 (unsigned long long)d->etms[i].cpu);
+	text_add(&t, "\n[source_buffers]\n");
+	for (size_t i = 0; i < d->n_etms; i++)
+		text_add(&t, "ETM_%llu=%s\n", (unsigned long long)d->etms[i].cpu,
+			 names[etm_sink(d, &d->etms[i])]);
+	return text_commit(&t, dir, "trace.ini");
+}
+
+static enum csd_err write_snapshot_ini(const struct csd_dump *d, const char *dir)
+{
+	struct text t;
+	size_t n = 0;
+
+	if (text_open(&t))
+		return CSD_ERR_NOMEM;
+	text_add(&t, "[snapshot]\nversion=1.0\ndescription=written by csdump\n\n[device_list]\n");
+	for (size_t i = 0; i < d->n_etms; i++) {
+		unsigned long long cpu = (unsigned long long)d->etms[i].cpu;
+
+		text_add(&t, "device%zu=cpu_%llu.ini\n", n++, cpu);
+		text_add(&t, "device%zu=etm_%llu.ini\n", n++, cpu);
+	}
+	text_add(&t, "\n[trace]\nmetadata=trace.ini\n");
+	return text_commit(&t, dir, "snapshot.ini");
+}
+
+enum csd_err csd_snapshot_write(const struct csd_dump *d, const char *dir)
+{
+	char (*names)[CSD_NAME_MAX + 8];
+	enum csd_err err;
+
+	if (!d->n_sinks || !d->n_etms) {
+		csd_error("%s: a snapshot needs trace and ETM metadata (have %zu sinks, %zu ETMs)",
+			  dir, d->n_sinks, d->n_etms);
+		return CSD_ERR_NOTRACE;
+	}
+	for (size_t i = 0; i < d->n_etms; i++)
+		for (size_t j = 0; j < i; j++)
+			if (d->etms[i].cpu == d->etms[j].cpu) {
+				csd_error("%s: two ETMs claim CPU %llu", dir,
+					  (unsigned long long)d->etms[i].cpu);
+				return CSD_ERR_CORRUPT;
+			}
+	err = csd_mkdir(dir);
+	if (err)
+		return err;
+	names = calloc(d->n_sinks, sizeof(*names));
+	if (!names)
+		return CSD_ERR_NOMEM;
+	for (size_t i = 0; i < d->n_sinks && !err; i++) {
+		char file[CSD_NAME_MAX + 16];
+
+		safe_name(names[i], CSD_NAME_MAX, d->sinks[i].name, i);
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(names[i], names[j]))
+				snprintf(names[i] + strlen(names[i]), 8, "_%u",
+					 (unsigned int)(i & 0xffff));
+		snprintf(file, sizeof(file), "%s.bin", names[i]);
+		err = write_bin(dir, file, d->sinks[i].data, d->sinks[i].len);
+	}
+	for (size_t i = 0; i < d->n_segs && !err; i++) {
+		char file[32];
+
+		snprintf(file, sizeof(file), "mem%zu.bin", i);
+		err = write_bin(dir, file, d->segs[i].data, d->segs[i].len);
+	}
+	for (size_t i = 0; i < d->n_etms && !err; i++)
+		err = write_etm(d, &d->etms[i], dir);
+	if (!err)
+		err = write_trace_ini(d, dir, names);
+	/* snapshot.ini last: a reader never sees a snapshot with parts missing. */
+	if (!err)
+		err = write_snapshot_ini(d, dir);
+	free(names);
+	return err;
+}

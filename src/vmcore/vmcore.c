@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0
+/* csdump: the libkdumpfile memory source. */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libkdumpfile/kdumpfile.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/diag.h"
+#include "vmcore/vmcore.h"
+#include "core/vmcoreinfo.h"
+
+#define VMCOREINFO_MAX	(64u << 10)
+#define KIMAGE_SPAN	(128ull << 20)
+
+struct vmcore {
+	kdump_ctx_t *ctx;
+	int fd;
+	char *info;
+	/* The arm64 layout from VMCOREINFO, for addresses kdump cannot translate. */
+	int have_linear, have_kimage;
+	uint64_t page_offset, page_end, phys_offset;
+	uint64_t kimage_voffset, stext;
+};
+
+static int fallback_pa(const struct vmcore *vc, uint64_t va, size_t len, uint64_t *pa)
+{
+	if (vc->have_linear && va >= vc->page_offset && va < vc->page_end &&
+	    len <= vc->page_end - va) {
+		*pa = va - vc->page_offset + vc->phys_offset;
+		return 0;
+	}
+	if (vc->have_kimage && va >= vc->stext && va - vc->stext < KIMAGE_SPAN &&
+	    len <= KIMAGE_SPAN - (va - vc->stext)) {
+		*pa = va - vc->kimage_voffset;
+		return 0;
+	}
+	return -1;
+}
+
+static enum csd_err vmcore_read(void *priv, enum csd_space space, uint64_t addr,
+				void *buf, size_t len)
+{
+	struct vmcore *vc = priv;
+	kdump_addrspace_t as = space == CSD_KVADDR ? KDUMP_KVADDR : KDUMP_KPHYSADDR;
+	size_t n = len;
+	uint64_t pa;
+
+	if (kdump_read(vc->ctx, as, addr, buf, &n) == KDUMP_OK && n == len)
+		return CSD_OK;
+	if (space == CSD_KVADDR && !fallback_pa(vc, addr, len, &pa)) {
+		n = len;
+		if (kdump_read(vc->ctx, KDUMP_KPHYSADDR, pa, buf, &n) == KDUMP_OK && n == len)
+			return CSD_OK;
+	}
+	return CSD_ERR_UNMAPPED;
+}
+
+static const char *vmcore_info(void *priv)
+{
+	return ((struct vmcore *)priv)->info;
+}
+
+static void vmcore_close(void *priv)
+{
+	struct vmcore *vc = priv;
+
+	if (vc->ctx)
+		kdump_free(vc->ctx);
+	if (vc->fd >= 0)
+		close(vc->fd);
+	free(vc->info);
+	free(vc);
+}
+
+static const struct csd_mem_ops vmcore_ops = {
+	.read = vmcore_read,
+	.vmcoreinfo = vmcore_info,
+	.close = vmcore_close,
+};
+
+void csd_mem_close(struct csd_mem *m)
+{
+	if (m->ops)
+		m->ops->close(m->priv);
+	m->ops = NULL;
+	m->priv = NULL;
+}
+
+static void setup_fallback(struct vmcore *vc)
+{
+	uint64_t va_bits;
+
+	if (!vc->info)
+		return;
+	if (!csd_vmcoreinfo_u64(vc->info, "NUMBER(VA_BITS)", 0, &va_bits) &&
+	    va_bits >= 36 && va_bits <= 52 &&
+	    !csd_vmcoreinfo_u64(vc->info, "NUMBER(PHYS_OFFSET)", 0, &vc->phys_offset)) {
+		vc->page_offset = ~0ull << va_bits;		/* -(1 << VA_BITS) */
+		vc->page_end = ~0ull << (va_bits - 1);		/* -(1 << (VA_BITS - 1)) */
+		vc->have_linear = 1;
+	}
+	if (!csd_vmcoreinfo_u64(vc->info, "NUMBER(kimage_voffset)", 0, &vc->kimage_voffset) &&
+	    !csd_vmcoreinfo_symbol(vc->info, "_stext", &vc->stext))
+		vc->have_kimage = 1;
+}
+
+/* VMCOREINFO as a NUL-terminated string (a blob in libkdumpfile 0.5). */
+static char *vmcoreinfo_text(kdump_ctx_t *ctx)
+{
+	kdump_attr_t attr;
+	char *text = NULL;
+
+	if (kdump_get_attr(ctx, "linux.vmcoreinfo.raw", &attr) != KDUMP_OK)
+		return NULL;
+	if (attr.type == KDUMP_STRING) {
+		text = strndup(attr.val.string, VMCOREINFO_MAX);
+	} else if (attr.type == KDUMP_BLOB) {
+		const char *p = kdump_blob_pin(attr.val.blob);
+		size_t n = kdump_blob_size(attr.val.blob);
+
+		if (p)
+			text = strndup(p, n < VMCOREINFO_MAX ? n : VMCOREINFO_MAX);
+		kdump_blob_unpin(attr.val.blob);
+	}
+	return text;
+}
+
+/*
+ * An ELF vmcore shorter than its program headers say was cut (a copy that
+ * ran out of space, say).  Cut inside its notes, VMCOREINFO cannot be
+ * trusted: refuse it.  Cut inside its memory, say so: what lies past the
+ * end is missing (libkdumpfile may read it as zeros).
+ */
+static enum csd_err check_truncated(int fd, const char *path)
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	struct stat st;
+	uint64_t notes_end = 0, load_end = 0;
+
+	if (fstat(fd, &st) || pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_phentsize != sizeof(ph))
+		return CSD_OK;		/* not ELF64: libkdumpfile checked the rest */
+	for (unsigned int i = 0; i < eh.e_phnum; i++) {
+		uint64_t end;
+
+		if (pread(fd, &ph, sizeof(ph), (off_t)(eh.e_phoff + i * sizeof(ph))) !=
+		    (ssize_t)sizeof(ph) || __builtin_add_overflow(ph.p_offset, ph.p_filesz, &end))
+			break;
+		if (ph.p_type == PT_NOTE && end > notes_end)
+			notes_end = end;
+		if (ph.p_type == PT_LOAD && end > load_end)
+			load_end = end;
+	}
+	if (notes_end > (uint64_t)st.st_size) {
+		csd_error("%s: truncated inside its ELF notes (%lld bytes, the notes end at %llu)",
+			  path, (long long)st.st_size, (unsigned long long)notes_end);
+		return CSD_ERR_FORMAT;
+	}
+	if (load_end > (uint64_t)st.st_size)
+		csd_warn("%s: truncated: %lld bytes, its program headers describe %llu; the "
+			 "memory past the end is missing", path, (long long)st.st_size,
+			 (unsigned long long)load_end);
+	return CSD_OK;
+}
+
+static enum csd_err open_ctx(struct vmcore *vc, const char *path)
+{
+	const char *arch = NULL;
+
+	vc->ctx = kdump_new();
+	if (!vc->ctx)
+		return CSD_ERR_NOMEM;
+	if (kdump_open_fd(vc->ctx, vc->fd) != KDUMP_OK) {
+		csd_error("%s: not a vmcore libkdumpfile can read: %s", path,
+			  kdump_get_err(vc->ctx));
+		return CSD_ERR_FORMAT;
+	}
+	/*
+	 * Translate kernel addresses as Linux lays them out.  Set first: for a
+	 * compressed dump, the architecture comes from the Linux utsname then.
+	 */
+	kdump_set_string_attr(vc->ctx, KDUMP_ATTR_OSTYPE, "linux");
+	if (kdump_get_string_attr(vc->ctx, KDUMP_ATTR_ARCH_NAME, &arch) != KDUMP_OK ||
+	    strcmp(arch, "aarch64")) {
+		csd_error("%s: a %s dump; csdump reads arm64 (aarch64) vmcores", path,
+			  arch ? arch : "unknown-architecture");
+		return CSD_ERR_ARCH;
+	}
+	if (check_truncated(vc->fd, path))
+		return CSD_ERR_FORMAT;
+	vc->info = vmcoreinfo_text(vc->ctx);
+	if (!vc->info)
+		csd_warn("%s: no VMCOREINFO in the dump", path);
+	setup_fallback(vc);
+	return CSD_OK;
+}
+
+enum csd_err csd_vmcore_open(const char *path, struct csd_mem *m)
+{
+	struct vmcore *vc = calloc(1, sizeof(*vc));
+	enum csd_err err;
+
+	memset(m, 0, sizeof(*m));
+	if (!vc)
+		return CSD_ERR_NOMEM;
+	vc->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (vc->fd < 0) {
+		csd_error("%s: cannot open: %s", path, strerror(errno));
+		free(vc);
+		return CSD_ERR_IO;
+	}
+	err = open_ctx(vc, path);
+	if (err) {
+		vmcore_close(vc);
+		return err;
+	}
+	m->ops = &vmcore_ops;
+	m->priv = vc;
+	snprintf(m->name, sizeof(m->name), "%s", path);
+	return CSD_OK;
+}
