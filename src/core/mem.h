@@ -43,4 +43,7 @@ static inline enum csd_err csd_mem_read(const struct csd_mem *m, enum csd_space 
 	return m->ops->read(m->priv, s, addr, buf, len);
 }
 
+/* Close any memory source (its close op, once); @m may be closed again. */
+void csd_mem_close(struct csd_mem *m);
+
 #endif

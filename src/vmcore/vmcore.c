@@ -83,14 +83,6 @@ static const struct csd_mem_ops vmcore_ops = {
 	.close = vmcore_close,
 };
 
-void csd_mem_close(struct csd_mem *m)
-{
-	if (m->ops)
-		m->ops->close(m->priv);
-	m->ops = NULL;
-	m->priv = NULL;
-}
-
 static void setup_fallback(struct vmcore *vc)
 {
 	uint64_t va_bits;

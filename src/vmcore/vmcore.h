@@ -19,7 +19,4 @@
  */
 enum csd_err csd_vmcore_open(const char *path, struct csd_mem *m);
 
-/* Close any memory source. */
-void csd_mem_close(struct csd_mem *m);
-
 #endif
