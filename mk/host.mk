@@ -100,3 +100,9 @@ check-perf-reframe-juno: $(HOST_SAN)/tests/test_reframe
 	@$(HARNESS) perf-reframe-juno env $(SAN_ENV) $< $(SHARED)/traces
 
 CHECKS += check-unit-registry-mutate check-perf-reframe-juno
+# The sinks' file names: safe, unique, for any number of sinks.
+.PHONY: check-unit-sink-names
+check-unit-sink-names: $(HOST_SAN)/tests/test_sink_names
+	@$(HARNESS) unit-sink-names env $(SAN_ENV) $<
+
+CHECKS += check-unit-sink-names

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* csdump: building and freeing the in-memory model of a capture. */
+#include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,4 +83,40 @@ const struct csd_etm *csd_dump_etm_by_trace_id(const struct csd_dump *d, uint8_t
 		if (csd_etm_trace_id(&d->etms[i]) == id)
 			return &d->etms[i];
 	return NULL;
+}
+
+static bool name_taken(char (*names)[CSD_SINK_FILE_MAX], size_t n, const char *name)
+{
+	for (size_t j = 0; j < n; j++)
+		if (!strcmp(names[j], name))
+			return true;
+	return false;
+}
+
+char (*csd_sink_names(const struct csd_dump *d))[CSD_SINK_FILE_MAX]
+{
+	char (*names)[CSD_SINK_FILE_MAX] = calloc(d->n_sinks ? d->n_sinks : 1, sizeof(*names));
+	char base[CSD_SINK_FILE_MAX];
+
+	if (!names)
+		return NULL;
+	for (size_t i = 0; i < d->n_sinks; i++) {
+		const char *c = d->sinks[i].name;
+		size_t n = 0;
+
+		for (; *c && n + 1 < CSD_NAME_MAX; c++)
+			base[n++] = isalnum((unsigned char)*c) || *c == '_' || *c == '-' ? *c : '_';
+		base[n] = '\0';
+		if (!n)
+			snprintf(base, sizeof(base), "sink%zu", i);
+		snprintf(names[i], sizeof(names[i]), "%s", base);
+		/* Each earlier name rules out one candidate at most. */
+		for (size_t k = 0; k <= i && name_taken(names, i, names[i]); k++)
+			if (k)
+				snprintf(names[i], sizeof(names[i]), "%.31s-%u-%u", base,
+					 (unsigned int)i, (unsigned int)k);
+			else
+				snprintf(names[i], sizeof(names[i]), "%.31s-%u", base, (unsigned int)i);
+	}
+	return names;
 }

@@ -80,6 +80,16 @@ static inline uint8_t csd_etm_trace_id(const struct csd_etm *etm)
 	return (uint8_t)(etm->trctraceidr & 0x7f);
 }
 
+/*
+ * The file names (without ".bin") of @d's sinks, one per sink in order: the
+ * device name with anything but [A-Za-z0-9_-] made '_' ("sinkN" when that
+ * leaves nothing), and "-N" (N the sink's index) added while it equals the
+ * name of an earlier sink.  An extract directory and a snapshot name their
+ * files so.  The array is malloc'ed; NULL when out of memory.
+ */
+#define CSD_SINK_FILE_MAX 56
+char (*csd_sink_names(const struct csd_dump *d))[CSD_SINK_FILE_MAX];
+
 /* The ETM with trace ID @id, or NULL. */
 const struct csd_etm *csd_dump_etm_by_trace_id(const struct csd_dump *d, uint8_t id);
 

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* csdump: write and read back the directory of `csdump extract`. */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,31 +12,6 @@
 
 #define META_U64	10
 #define EXTRACT_MAX_FILE (1ull << 31)
-
-/* "<device>.bin" for sink @i, made safe and unique among the sinks. */
-static void device_file(const struct csd_dump *d, size_t i, char *out, size_t size)
-{
-	char safe[CSD_NAME_MAX][CSD_NAME_MAX];
-
-	for (size_t j = 0; j <= i && j < CSD_NAME_MAX; j++) {
-		size_t n = 0;
-
-		for (const char *c = d->sinks[j].name; *c && n + 1 < CSD_NAME_MAX; c++)
-			safe[j][n++] = isalnum((unsigned char)*c) || *c == '_' || *c == '-' ?
-				       *c : '_';
-		safe[j][n] = '\0';
-	}
-	if (i >= CSD_NAME_MAX || !safe[i][0]) {
-		snprintf(out, size, "sink%zu.bin", i);
-		return;
-	}
-	for (size_t j = 0; j < i; j++)
-		if (!strcmp(safe[i], safe[j])) {
-			snprintf(out, size, "%s-%zu.bin", safe[i], i);
-			return;
-		}
-	snprintf(out, size, "%s.bin", safe[i]);
-}
 
 static enum csd_err write_in(const char *dir, const char *name, const void *buf, size_t len)
 {
@@ -90,9 +64,10 @@ static void summary_records(FILE *f, const struct csd_registry *reg)
 }
 
 static enum csd_err write_summary(const struct csd_dump *d, const struct csd_registry *reg,
-				  const char *source, const char *dir)
+				  const char *source, const char *dir,
+				  char (*names)[CSD_SINK_FILE_MAX])
 {
-	char *text = NULL, flags[64], file[64];
+	char *text = NULL, flags[64], file[CSD_SINK_FILE_MAX + 4];
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 	enum csd_err err;
@@ -107,7 +82,7 @@ static enum csd_err write_summary(const struct csd_dump *d, const struct csd_reg
 		if (i == 0 || d->n_sinks == 1)
 			snprintf(file, sizeof(file), "cstrace.bin");
 		else
-			device_file(d, i, file, sizeof(file));
+			snprintf(file, sizeof(file), "%s.bin", names[i]);
 		fprintf(f, "sink file=%s flags=0x%x bytes=%zu name=%s (%s)\n", file,
 			d->sinks[i].flags, d->sinks[i].len, d->sinks[i].name,
 			csd_rec_flags_str((uint16_t)d->sinks[i].flags, flags, sizeof(flags)));
@@ -129,15 +104,19 @@ static enum csd_err write_summary(const struct csd_dump *d, const struct csd_reg
 enum csd_err csd_extract_write(const struct csd_dump *d, const struct csd_registry *reg,
 			       const char *source, const char *dir)
 {
-	enum csd_err err = csd_mkdir(dir);
-	char file[64];
+	char (*names)[CSD_SINK_FILE_MAX] = csd_sink_names(d);
+	char file[CSD_SINK_FILE_MAX + 4];
+	enum csd_err err;
 	char *perf;
 
+	if (!names)
+		return CSD_ERR_NOMEM;
+	err = csd_mkdir(dir);
 	for (size_t i = 0; i < d->n_sinks && !err; i++) {
 		if (i == 0)
 			err = write_in(dir, "cstrace.bin", d->sinks[i].data, d->sinks[i].len);
 		if (!err && d->n_sinks > 1) {
-			device_file(d, i, file, sizeof(file));
+			snprintf(file, sizeof(file), "%s.bin", names[i]);
 			err = write_in(dir, file, d->sinks[i].data, d->sinks[i].len);
 		}
 	}
@@ -154,7 +133,8 @@ enum csd_err csd_extract_write(const struct csd_dump *d, const struct csd_regist
 		}
 	}
 	if (!err)
-		err = write_summary(d, reg, source, dir);
+		err = write_summary(d, reg, source, dir, names);
+	free(names);
 	return err;
 }
 

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* csdump: write a csd_dump as an OpenCSD / DS-5 trace snapshot directory. */
-#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,18 +57,6 @@ static enum csd_err write_bin(const char *dir, const char *name, const void *buf
 	return err;
 }
 
-/* A device name from a crashed machine, made safe as a file and ini name. */
-static void safe_name(char *out, size_t size, const char *in, size_t idx)
-{
-	size_t n = 0;
-
-	for (; *in && n + 1 < size; in++)
-		out[n++] = isalnum((unsigned char)*in) || *in == '_' || *in == '-' ? *in : '_';
-	out[n] = '\0';
-	if (!n)
-		snprintf(out, size, "sink%zu", idx);
-}
-
 static enum csd_err write_etm(const struct csd_dump *d, const struct csd_etm *etm,
 			      const char *dir)
 {
@@ -119,7 +106,7 @@ static size_t etm_sink(const struct csd_dump *d, const struct csd_etm *etm)
 }
 
 static enum csd_err write_trace_ini(const struct csd_dump *d, const char *dir,
-				    char (*names)[CSD_NAME_MAX + 8])
+				    char (*names)[CSD_SINK_FILE_MAX])
 {
 	struct text t;
 
@@ -164,7 +151,7 @@ static enum csd_err write_snapshot_ini(const struct csd_dump *d, const char *dir
 
 enum csd_err csd_snapshot_write(const struct csd_dump *d, const char *dir)
 {
-	char (*names)[CSD_NAME_MAX + 8];
+	char (*names)[CSD_SINK_FILE_MAX];
 	enum csd_err err;
 
 	if (!d->n_sinks || !d->n_etms) {
@@ -182,17 +169,12 @@ enum csd_err csd_snapshot_write(const struct csd_dump *d, const char *dir)
 	err = csd_mkdir(dir);
 	if (err)
 		return err;
-	names = calloc(d->n_sinks, sizeof(*names));
+	names = csd_sink_names(d);
 	if (!names)
 		return CSD_ERR_NOMEM;
 	for (size_t i = 0; i < d->n_sinks && !err; i++) {
-		char file[CSD_NAME_MAX + 16];
+		char file[CSD_SINK_FILE_MAX + 4];
 
-		safe_name(names[i], CSD_NAME_MAX, d->sinks[i].name, i);
-		for (size_t j = 0; j < i; j++)
-			if (!strcmp(names[i], names[j]))
-				snprintf(names[i] + strlen(names[i]), 8, "_%u",
-					 (unsigned int)(i & 0xffff));
 		snprintf(file, sizeof(file), "%s.bin", names[i]);
 		err = write_bin(dir, file, d->sinks[i].data, d->sinks[i].len);
 	}
