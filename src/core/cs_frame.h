@@ -10,8 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/trace_id.h"
+
 #define CSD_FRAME_SIZE		16
-#define CSD_TRACE_ID_MAX	0x70	/* IDs 0x70-0x7f are reserved, 0 is null */
 
 /* The byte streams of each trace ID, demultiplexed from a formatted buffer. */
 struct csd_streams {

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/trace_id.h"
+
 #define CSD_NAME_MAX 32
 
 /* Record flags: the values of the kernel ABI (docs/record-abi.md). */
@@ -77,7 +79,7 @@ struct csd_seg *csd_dump_add_seg(struct csd_dump *d, const char *name,
 /* The trace ID of an ETMv4 (TRCTRACEIDR.TRACEID, bits [6:0]). */
 static inline uint8_t csd_etm_trace_id(const struct csd_etm *etm)
 {
-	return (uint8_t)(etm->trctraceidr & 0x7f);
+	return (uint8_t)(etm->trctraceidr & CSD_TRACE_ID_MASK);
 }
 
 /*

@@ -324,7 +324,7 @@ static void check_etm(struct csd_record *r, const uint8_t *data)
 	else if (nr != 7)
 		mark_bad(NULL, r, "metadata has %llu parameters, expected 7",
 			 (unsigned long long)nr);
-	else if ((traceidr & 0x7f) != r->trace_id || !r->trace_id || r->trace_id >= 0x70)
+	else if ((traceidr & CSD_TRACE_ID_MASK) != r->trace_id || !csd_trace_id_valid(r->trace_id))
 		mark_bad(NULL, r, "trace ID 0x%x, TRCTRACEIDR 0x%llx", r->trace_id,
 			 (unsigned long long)traceidr);
 }

@@ -278,7 +278,7 @@ static size_t decode_ids(const struct csd_dump *d, const struct csd_decode_opts 
 
 		if (o->cpu >= 0 && m->cpu != (uint64_t)o->cpu)
 			continue;
-		if (id == 0 || id >= 0x70 || ids[id]) {
+		if (!csd_trace_id_valid(id) || ids[id]) {
 			csd_warn("CPU %" PRIu64 ": trace ID 0x%x is %s; its trace is not decoded",
 				 m->cpu, id, ids[id] ? "used twice" : "reserved");
 			continue;

@@ -26,9 +26,8 @@
 
 #include <opencsd/c_api/opencsd_c_api.h>
 
+#include "core/trace_id.h"
 #include "decode/decode.h"
-
-#define CSD_TRACE_IDS	128
 
 /*
  * The split stage hands each data-path operation for one trace ID to a

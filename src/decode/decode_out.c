@@ -19,7 +19,6 @@
 
 #define OUT_BUF		(64u * 1024u)
 #define LINE_WHOLE	4096u	/* room a line is started with */
-#define N_IDS		128
 
 struct entry {
 	enum csd_ev_kind kind;
@@ -83,7 +82,7 @@ struct csd_render {
 	struct line_slot *lines_kept;	/* JSON lines: 1 << LINE_BITS */
 	bool pending;			/* held: a range or branch not yet written */
 	struct csd_ev held;
-	struct stream ids[N_IDS];
+	struct stream ids[CSD_TRACE_IDS];
 	size_t pos;
 	char buf[OUT_BUF];
 };
@@ -120,7 +119,7 @@ void csd_render_free(struct csd_render *r)
 
 	if (!r)
 		return;
-	for (i = 0; i < N_IDS; i++)
+	for (i = 0; i < CSD_TRACE_IDS; i++)
 		free(r->ids[i].ring);
 	free(r->lines_kept);
 	free(r);
@@ -359,7 +358,7 @@ static void json_stream_make(struct stream *st, const struct csd_ev *ev)
 /* The stream of @ev's trace ID, its JSON made for @ev's CPU. */
 static inline struct stream *json_stream(struct csd_render *r, const struct csd_ev *ev)
 {
-	struct stream *st = &r->ids[ev->trace_id & (N_IDS - 1)];
+	struct stream *st = &r->ids[ev->trace_id & (CSD_TRACE_IDS - 1)];
 
 	if (!st->json_len || st->cpu != ev->cpu)
 		json_stream_make(st, ev);
@@ -590,7 +589,7 @@ static struct entry *ring_push(struct csd_render *r, struct stream *st)
 
 static int text_event(struct csd_render *r, const struct csd_ev *ev)
 {
-	struct stream *st = &r->ids[ev->trace_id & (N_IDS - 1)];
+	struct stream *st = &r->ids[ev->trace_id & (CSD_TRACE_IDS - 1)];
 	const struct csd_sym *sym = NULL;
 	struct entry *e;
 
@@ -731,10 +730,10 @@ static int stream_cmp(const void *a, const void *b)
 
 static void text_report(struct csd_render *r)
 {
-	struct stream *order[N_IDS];
+	struct stream *order[CSD_TRACE_IDS];
 	size_t n = 0, i, k;
 
-	for (i = 0; i < N_IDS; i++)
+	for (i = 0; i < CSD_TRACE_IDS; i++)
 		if (r->ids[i].seen)
 			order[n++] = &r->ids[i];
 	qsort(order, n, sizeof(order[0]), stream_cmp);

@@ -297,9 +297,9 @@ static uint8_t buffer_source_id(const struct snap *s, const char *name)
 		dev = source_dev(s, e->key);
 		if (!dev || !is_etmv4(dev) || get_reg(dev, "TRCTRACEIDR", false, &v) || !v)
 			continue;
-		if (id && id != (v & 0x7f))
+		if (id && id != (v & CSD_TRACE_ID_MASK))
 			return 0;
-		id = (uint8_t)(v & 0x7f);
+		id = (uint8_t)(v & CSD_TRACE_ID_MASK);
 	}
 	return id;
 }

@@ -91,7 +91,7 @@ static void check_intact(const struct csd_registry *reg, const struct csd_dump *
 		sink++;
 	}
 	for (size_t i = 0; i < d->n_etms; i++)
-		CHECK(csd_etm_trace_id(&d->etms[i]) && csd_etm_trace_id(&d->etms[i]) < 0x70,
+		CHECK(csd_trace_id_valid(csd_etm_trace_id(&d->etms[i])),
 		      "ETM with trace ID 0x%x accepted", csd_etm_trace_id(&d->etms[i]));
 }
 
