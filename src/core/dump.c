@@ -120,3 +120,23 @@ char (*csd_sink_names(const struct csd_dump *d))[CSD_SINK_FILE_MAX]
 	}
 	return names;
 }
+
+void csd_etm4_pack(const struct csd_etm *etm, uint64_t out[CSD_ETM4_BLOCK_U64])
+{
+	const uint64_t block[CSD_ETM4_BLOCK_U64] = {
+		CSD_ETM4_MAGIC, etm->cpu, CSD_ETM4_NR_PARAMS,
+		etm->trcconfigr, etm->trctraceidr, etm->trcidr0, etm->trcidr1,
+		etm->trcidr2, etm->trcidr8, etm->trcauthstatus,
+	};
+
+	memcpy(out, block, sizeof(block));
+}
+
+bool csd_etm4_unpack(const uint64_t in[CSD_ETM4_BLOCK_U64], struct csd_etm *etm)
+{
+	*etm = (struct csd_etm){
+		.cpu = in[1], .trcconfigr = in[3], .trctraceidr = in[4], .trcidr0 = in[5],
+		.trcidr1 = in[6], .trcidr2 = in[7], .trcidr8 = in[8], .trcauthstatus = in[9],
+	};
+	return in[0] == CSD_ETM4_MAGIC && in[2] == CSD_ETM4_NR_PARAMS;
+}

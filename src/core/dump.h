@@ -9,6 +9,7 @@
 #ifndef CSD_DUMP_H
 #define CSD_DUMP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -33,6 +34,21 @@ struct csd_etm {
 	uint64_t trcidr8;
 	uint64_t trcauthstatus;
 };
+
+/*
+ * perf's ETMv4 metadata block (tools/perf/util/cs-etm.h, CS_ETMV4_*): magic,
+ * CPU, parameter count, then struct csd_etm's seven registers.  A metadata
+ * record of the registry, an extract directory's metadata.bin and perf.data's
+ * AUXTRACE_INFO each hold one per tracer; these are its only pack and unpack.
+ */
+#define CSD_ETM4_MAGIC		0x4040404040404040ull
+#define CSD_ETM4_NR_PARAMS	7
+#define CSD_ETM4_BLOCK_U64	(3 + CSD_ETM4_NR_PARAMS)
+#define CSD_ETM4_BLOCK_LEN	(CSD_ETM4_BLOCK_U64 * 8)
+
+void csd_etm4_pack(const struct csd_etm *etm, uint64_t out[CSD_ETM4_BLOCK_U64]);
+/* Fill @etm from @in; false if @in is not an ETMv4 block (magic, count). */
+bool csd_etm4_unpack(const uint64_t in[CSD_ETM4_BLOCK_U64], struct csd_etm *etm);
 
 /* One sink's trace, in trace order (circular buffers already unrolled). */
 struct csd_sink {

@@ -10,7 +10,6 @@
 #include "core/fileio.h"
 #include "core/perf_cs_etm.h"
 
-#define META_U64	10
 #define EXTRACT_MAX_FILE (1ull << 31)
 
 static enum csd_err write_in(const char *dir, const char *name, const void *buf, size_t len)
@@ -24,21 +23,14 @@ static enum csd_err write_in(const char *dir, const char *name, const void *buf,
 
 static enum csd_err write_metadata(const struct csd_dump *d, const char *dir)
 {
-	uint64_t *m = calloc(d->n_etms ? d->n_etms : 1, META_U64 * sizeof(uint64_t));
+	uint64_t *m = calloc(d->n_etms ? d->n_etms : 1, CSD_ETM4_BLOCK_LEN);
 	enum csd_err err;
 
 	if (!m)
 		return CSD_ERR_NOMEM;
-	for (size_t i = 0; i < d->n_etms; i++) {
-		const struct csd_etm *e = &d->etms[i];
-		const uint64_t blk[META_U64] = {
-			0x4040404040404040ull, e->cpu, 7, e->trcconfigr, e->trctraceidr,
-			e->trcidr0, e->trcidr1, e->trcidr2, e->trcidr8, e->trcauthstatus,
-		};
-
-		memcpy(m + i * META_U64, blk, sizeof(blk));
-	}
-	err = write_in(dir, "metadata.bin", m, d->n_etms * META_U64 * sizeof(uint64_t));
+	for (size_t i = 0; i < d->n_etms; i++)
+		csd_etm4_pack(&d->etms[i], m + i * CSD_ETM4_BLOCK_U64);
+	err = write_in(dir, "metadata.bin", m, d->n_etms * CSD_ETM4_BLOCK_LEN);
 	free(m);
 	return err;
 }
@@ -167,22 +159,22 @@ static enum csd_err read_metadata(const char *dir, struct csd_dump *d)
 
 	if (err)
 		return err;
-	if (len % (META_U64 * 8)) {
-		csd_error("%s/metadata.bin: %zu bytes, not a multiple of %d", dir, len, META_U64 * 8);
+	if (len % CSD_ETM4_BLOCK_LEN) {
+		csd_error("%s/metadata.bin: %zu bytes, not a multiple of %d", dir, len,
+			  CSD_ETM4_BLOCK_LEN);
 		free(m);
 		return CSD_ERR_FORMAT;
 	}
-	for (size_t off = 0; off < len && !err; off += META_U64 * 8) {
-		uint64_t v[META_U64];
+	for (size_t off = 0; off < len && !err; off += CSD_ETM4_BLOCK_LEN) {
+		uint64_t v[CSD_ETM4_BLOCK_U64];
 		struct csd_etm e;
 
 		memcpy(v, m + off, sizeof(v));
-		if (v[0] != 0x4040404040404040ull || v[2] != 7) {
+		if (!csd_etm4_unpack(v, &e)) {
 			csd_error("%s/metadata.bin: block at %zu is not an ETMv4 block", dir, off);
 			err = CSD_ERR_FORMAT;
 			break;
 		}
-		e = (struct csd_etm){ v[1], v[3], v[4], v[5], v[6], v[7], v[8], v[9] };
 		if (!csd_dump_add_etm(d, &e))
 			err = CSD_ERR_NOMEM;
 	}

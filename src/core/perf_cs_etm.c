@@ -6,7 +6,7 @@
  * perf 6.1 reads header version 1 only; each tracer block is magic, cpu, the
  * number of parameters that follow, then the parameters.  ETMv4 is the only
  * tracer csdump captures today; ETE would be one more block kind (its own
- * magic, the ETMv4 parameters plus TRCDEVARCH) in tracer_block().
+ * magic, the ETMv4 parameters plus TRCDEVARCH) next to csd_etm4_pack().
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -19,28 +19,12 @@
 
 #define CS_ETM_AUXTRACE_TYPE	3			/* PERF_AUXTRACE_CS_ETM */
 #define CS_HEADER_VERSION	1
-#define CS_ETMV4_MAGIC		0x4040404040404040ull
-#define CS_ETMV4_NR_PARAMS	7
-#define CS_ETMV4_BLOCK		(3 + CS_ETMV4_NR_PARAMS)
 #define CS_EVENT_ID		1
 #define PERF_MAX_U64S		((0xfff8u - 16u) / 8u)	/* a record's u64s */
 
-/* Fill @out with the tracer block of @etm; the number of u64 written. */
-static size_t tracer_block(const struct csd_etm *etm, uint64_t *out)
-{
-	const uint64_t block[CS_ETMV4_BLOCK] = {
-		CS_ETMV4_MAGIC, etm->cpu, CS_ETMV4_NR_PARAMS,
-		etm->trcconfigr, etm->trctraceidr, etm->trcidr0, etm->trcidr1,
-		etm->trcidr2, etm->trcidr8, etm->trcauthstatus,
-	};
-
-	memcpy(out, block, sizeof(block));
-	return CS_ETMV4_BLOCK;
-}
-
 static enum csd_err write_auxtrace_info(struct csd_perf *p, const struct csd_dump *d)
 {
-	size_t n = 3 + d->n_etms * CS_ETMV4_BLOCK;
+	size_t n = 3 + d->n_etms * CSD_ETM4_BLOCK_U64;
 	struct {
 		struct perf_event_header header;
 		uint32_t type, reserved;
@@ -61,8 +45,8 @@ static enum csd_err write_auxtrace_info(struct csd_perf *p, const struct csd_dum
 	rec->priv[1] = (uint64_t)CSD_PERF_CS_ETM_PMU_TYPE << 32 | (uint32_t)d->n_etms;
 	rec->priv[2] = 0;	/* not snapshot mode */
 	n = 3;
-	for (size_t i = 0; i < d->n_etms; i++)
-		n += tracer_block(&d->etms[i], &rec->priv[n]);
+	for (size_t i = 0; i < d->n_etms; i++, n += CSD_ETM4_BLOCK_U64)
+		csd_etm4_pack(&d->etms[i], &rec->priv[n]);
 	csd_perf_record(p, rec, offsetof(__typeof__(*rec), priv) + n * 8, NULL);
 	free(rec);
 	return CSD_OK;

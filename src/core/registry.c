@@ -10,7 +10,6 @@
 #include "core/registry.h"
 #include "core/vmcoreinfo.h"
 
-#define ETM_MAGIC	0x4040404040404040ull
 #define LIST_OFF_MAX	4096
 
 static uint16_t le16(const uint8_t *p)
@@ -310,23 +309,32 @@ static bool buf_present(const struct csd_mem *m, const struct csd_record *r, uin
 	return !len || (!read_buf(m, r, off, &b, 1) && !read_buf(m, r, off + len - 1, &b, 1));
 }
 
+/* The ETMv4 block of a metadata record's data (little-endian u64s). */
+static void etm_block(const uint8_t *data, struct csd_etm *etm, uint64_t v[CSD_ETM4_BLOCK_U64])
+{
+	for (size_t i = 0; i < CSD_ETM4_BLOCK_U64; i++)
+		v[i] = le64(data + 8 * i);
+	csd_etm4_unpack(v, etm);
+}
+
 static void check_etm(struct csd_record *r, const uint8_t *data)
 {
-	uint64_t magic = le64(data), cpu = le64(data + 8), nr = le64(data + 16);
-	uint64_t traceidr = le64(data + 32);
+	uint64_t v[CSD_ETM4_BLOCK_U64];
+	struct csd_etm e;
 
-	if (magic != ETM_MAGIC)
+	etm_block(data, &e, v);
+	if (v[0] != CSD_ETM4_MAGIC)
 		mark_bad(NULL, r, "metadata magic 0x%llx, expected 0x%llx",
-			 (unsigned long long)magic, ETM_MAGIC);
-	else if (cpu != (uint64_t)(int64_t)r->cpu || r->cpu < 0)
+			 (unsigned long long)v[0], CSD_ETM4_MAGIC);
+	else if (e.cpu != (uint64_t)(int64_t)r->cpu || r->cpu < 0)
 		mark_bad(NULL, r, "metadata for CPU %lld in the record of CPU %d",
-			 (long long)cpu, r->cpu);
-	else if (nr != 7)
-		mark_bad(NULL, r, "metadata has %llu parameters, expected 7",
-			 (unsigned long long)nr);
-	else if ((traceidr & CSD_TRACE_ID_MASK) != r->trace_id || !csd_trace_id_valid(r->trace_id))
+			 (long long)e.cpu, r->cpu);
+	else if (v[2] != CSD_ETM4_NR_PARAMS)
+		mark_bad(NULL, r, "metadata has %llu parameters, expected %d",
+			 (unsigned long long)v[2], CSD_ETM4_NR_PARAMS);
+	else if (csd_etm_trace_id(&e) != r->trace_id || !csd_trace_id_valid(r->trace_id))
 		mark_bad(NULL, r, "trace ID 0x%x, TRCTRACEIDR 0x%llx", r->trace_id,
-			 (unsigned long long)traceidr);
+			 (unsigned long long)e.trctraceidr);
 }
 
 enum csd_err csd_record_read(const struct csd_mem *m, struct csd_record *r,
@@ -375,11 +383,10 @@ unmapped:
 static enum csd_err add_etm(struct csd_dump *d, struct csd_registry *reg,
 			    struct csd_record *r, const uint8_t *b)
 {
-	struct csd_etm etm = {
-		.cpu = le64(b + 8), .trcconfigr = le64(b + 24), .trctraceidr = le64(b + 32),
-		.trcidr0 = le64(b + 40), .trcidr1 = le64(b + 48), .trcidr2 = le64(b + 56),
-		.trcidr8 = le64(b + 64), .trcauthstatus = le64(b + 72),
-	};
+	uint64_t v[CSD_ETM4_BLOCK_U64];
+	struct csd_etm etm;
+
+	etm_block(b, &etm, v);
 
 	/* Two records for one CPU or one trace ID: the first is kept. */
 	for (size_t i = 0; i < d->n_etms; i++) {
