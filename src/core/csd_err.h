@@ -1,5 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* csdump: one error enum for the whole library, with a strerror-style name. */
+/*
+ * csdump: one error enum for the whole library, with a strerror-style name.
+ *
+ * The contract (messages: diag.h):
+ * - The function that detects a problem reports it, once, and returns its code.
+ * - A caller passes the code up and prints nothing more (the CLI maps it to an
+ *   exit status, csd_exit_code(); the crash extension adds csd_strerror()).
+ * - Running out of memory is a problem like any other: reported where it fails.
+ * - A bad record is reported and counted where it is marked bad (registry.c).
+ */
 #ifndef CSD_ERR_H
 #define CSD_ERR_H
 

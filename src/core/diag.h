@@ -3,7 +3,10 @@
  * csdump: diagnostics.  The library never prints by itself: it hands each
  * message to a handler (stderr by default, crash's fprintf(fp) in the crash
  * extension, a buffer in the tests).  Messages name the file, the address and
- * what was expected.
+ * what was expected.  Who reports what: csd_err.h.
+ *
+ * The handler may be called from the decoder's worker threads, concurrently
+ * with itself: it must be thread-safe and must not call back into csdump.
  */
 #ifndef CSD_DIAG_H
 #define CSD_DIAG_H

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/diag.h"
 #include "core/dump.h"
 
 void csd_dump_free(struct csd_dump *d)
@@ -32,6 +33,7 @@ struct csd_sink *csd_dump_add_sink(struct csd_dump *d, const char *name,
 	struct csd_sink *arr = grow(d->sinks, d->n_sinks, sizeof(*arr)), *s;
 
 	if (!arr) {
+		csd_error("out of memory for the trace of sink %s (%zu bytes)", name, len);
 		free(data);
 		return NULL;
 	}
@@ -50,8 +52,11 @@ struct csd_etm *csd_dump_add_etm(struct csd_dump *d, const struct csd_etm *etm)
 {
 	struct csd_etm *arr = grow(d->etms, d->n_etms, sizeof(*arr));
 
-	if (!arr)
+	if (!arr) {
+		csd_error("out of memory for the metadata of CPU %llu",
+			  (unsigned long long)etm->cpu);
 		return NULL;
+	}
 	d->etms = arr;
 	arr[d->n_etms] = *etm;
 	return &arr[d->n_etms++];
@@ -63,6 +68,7 @@ struct csd_seg *csd_dump_add_seg(struct csd_dump *d, const char *name,
 	struct csd_seg *arr = grow(d->segs, d->n_segs, sizeof(*arr)), *s;
 
 	if (!arr) {
+		csd_error("out of memory for memory dump %s (%zu bytes)", name, len);
 		free(data);
 		return NULL;
 	}
@@ -98,8 +104,10 @@ char (*csd_sink_names(const struct csd_dump *d))[CSD_SINK_FILE_MAX]
 	char (*names)[CSD_SINK_FILE_MAX] = calloc(d->n_sinks ? d->n_sinks : 1, sizeof(*names));
 	char base[CSD_SINK_FILE_MAX];
 
-	if (!names)
+	if (!names) {
+		csd_error("out of memory for the file names of %zu sinks", d->n_sinks);
 		return NULL;
+	}
 	for (size_t i = 0; i < d->n_sinks; i++) {
 		const char *c = d->sinks[i].name;
 		size_t n = 0;

@@ -84,7 +84,8 @@ void csd_dump_free(struct csd_dump *d);
 
 /*
  * Builders.  Each appends a copy of the descriptor; ownership of @data passes
- * to the dump (also on failure, where it is freed).  NULL means out of memory.
+ * to the dump (also on failure, where it is freed).  NULL means out of
+ * memory, already reported (csd_err.h).
  */
 struct csd_sink *csd_dump_add_sink(struct csd_dump *d, const char *name,
 				   uint8_t *data, size_t len, uint32_t flags);
@@ -103,7 +104,7 @@ static inline uint8_t csd_etm_trace_id(const struct csd_etm *etm)
  * device name with anything but [A-Za-z0-9_-] made '_' ("sinkN" when that
  * leaves nothing), and "-N" (N the sink's index) added while it equals the
  * name of an earlier sink.  An extract directory and a snapshot name their
- * files so.  The array is malloc'ed; NULL when out of memory.
+ * files so.  The array is malloc'ed; NULL when out of memory (reported).
  */
 #define CSD_SINK_FILE_MAX 56
 char (*csd_sink_names(const struct csd_dump *d))[CSD_SINK_FILE_MAX];

@@ -29,6 +29,7 @@ static uint64_t le64(const uint8_t *p)
 }
 
 __attribute__((format(printf, 3, 4)))
+/* @r failed a check: the one place a bad record is recorded, reported and counted. */
 static void mark_bad(struct csd_registry *reg, struct csd_record *r, const char *fmt, ...)
 {
 	va_list ap;
@@ -36,7 +37,7 @@ static void mark_bad(struct csd_registry *reg, struct csd_record *r, const char 
 	va_start(ap, fmt);
 	vsnprintf(r->problem, sizeof(r->problem), fmt, ap);
 	va_end(ap);
-	if (r->state != CSD_REC_BAD && reg)
+	if (r->state != CSD_REC_BAD)
 		reg->n_bad++;
 	r->state = CSD_REC_BAD;
 	csd_warn("record at 0x%llx (%s): %s; skipped", (unsigned long long)r->addr,
@@ -317,28 +318,28 @@ static void etm_block(const uint8_t *data, struct csd_etm *etm, uint64_t v[CSD_E
 	csd_etm4_unpack(v, etm);
 }
 
-static void check_etm(struct csd_record *r, const uint8_t *data)
+static void check_etm(struct csd_registry *reg, struct csd_record *r, const uint8_t *data)
 {
 	uint64_t v[CSD_ETM4_BLOCK_U64];
 	struct csd_etm e;
 
 	etm_block(data, &e, v);
 	if (v[0] != CSD_ETM4_MAGIC)
-		mark_bad(NULL, r, "metadata magic 0x%llx, expected 0x%llx",
+		mark_bad(reg, r, "metadata magic 0x%llx, expected 0x%llx",
 			 (unsigned long long)v[0], CSD_ETM4_MAGIC);
 	else if (e.cpu != (uint64_t)(int64_t)r->cpu || r->cpu < 0)
-		mark_bad(NULL, r, "metadata for CPU %lld in the record of CPU %d",
+		mark_bad(reg, r, "metadata for CPU %lld in the record of CPU %d",
 			 (long long)e.cpu, r->cpu);
 	else if (v[2] != CSD_ETM4_NR_PARAMS)
-		mark_bad(NULL, r, "metadata has %llu parameters, expected %d",
+		mark_bad(reg, r, "metadata has %llu parameters, expected %d",
 			 (unsigned long long)v[2], CSD_ETM4_NR_PARAMS);
 	else if (csd_etm_trace_id(&e) != r->trace_id || !csd_trace_id_valid(r->trace_id))
-		mark_bad(NULL, r, "trace ID 0x%x, TRCTRACEIDR 0x%llx", r->trace_id,
+		mark_bad(reg, r, "trace ID 0x%x, TRCTRACEIDR 0x%llx", r->trace_id,
 			 (unsigned long long)e.trctraceidr);
 }
 
-enum csd_err csd_record_read(const struct csd_mem *m, struct csd_record *r,
-			     uint8_t **data, size_t *len)
+enum csd_err csd_record_read(const struct csd_mem *m, struct csd_registry *reg,
+			     struct csd_record *r, uint8_t **data, size_t *len)
 {
 	size_t n = (size_t)r->data_len, first;
 	uint8_t *buf;
@@ -363,10 +364,10 @@ enum csd_err csd_record_read(const struct csd_mem *m, struct csd_record *r,
 	r->crc_checked = true;
 	r->crc_ok = crc32_all(buf, n) == r->data_crc;
 	if (!r->crc_ok)
-		mark_bad(NULL, r, "CRC 0x%08x of the %zu data bytes, recorded 0x%08x",
+		mark_bad(reg, r, "CRC 0x%08x of the %zu data bytes, recorded 0x%08x",
 			 crc32_all(buf, n), n, r->data_crc);
 	else if (r->kind == CSD_REC_KIND_ETM)
-		check_etm(r, buf);
+		check_etm(reg, r, buf);
 	if (r->state == CSD_REC_BAD) {
 		free(buf);
 		return CSD_ERR_CORRUPT;
@@ -375,7 +376,7 @@ enum csd_err csd_record_read(const struct csd_mem *m, struct csd_record *r,
 	*len = n;
 	return CSD_OK;
 unmapped:
-	mark_bad(NULL, r, "buffer at 0x%llx (phys 0x%llx) not in the dump",
+	mark_bad(reg, r, "buffer at 0x%llx (phys 0x%llx) not in the dump",
 		 (unsigned long long)r->buf_vaddr, (unsigned long long)r->buf_paddr);
 	return CSD_ERR_UNMAPPED;
 }
@@ -413,13 +414,11 @@ static enum csd_err load_record(const struct csd_mem *m, struct csd_registry *re
 
 	if (r->state != CSD_REC_OK)
 		return CSD_OK;
-	err = csd_record_read(m, r, &data, &len);
+	err = csd_record_read(m, reg, r, &data, &len);
 	if (err == CSD_ERR_NOMEM)
 		return err;
-	if (err) {
-		reg->n_bad++;
-		return CSD_OK;
-	}
+	if (err)
+		return CSD_OK;	/* @r is bad, reported and counted */
 	if (r->kind == CSD_REC_KIND_ETM) {
 		err = add_etm(d, reg, r, data);
 		free(data);

@@ -61,12 +61,13 @@ enum csd_err csd_registry_walk(const struct csd_mem *m, struct csd_registry *reg
 void csd_registry_free(struct csd_registry *reg);
 
 /*
- * Read the data of @r (CSD_REC_OK) in trace order and check its CRC and, for
- * metadata, its contents; on failure @r becomes CSD_REC_BAD (reported) and
- * CSD_ERR_CORRUPT or CSD_ERR_UNMAPPED is returned.  *@data is malloc'ed.
+ * Read the data of @r (CSD_REC_OK, one of @reg's) in trace order and check
+ * its CRC and, for metadata, its contents; on failure @r becomes CSD_REC_BAD
+ * (reported, and counted in @reg->n_bad) and CSD_ERR_CORRUPT or
+ * CSD_ERR_UNMAPPED is returned.  *@data is malloc'ed.
  */
-enum csd_err csd_record_read(const struct csd_mem *m, struct csd_record *r,
-			     uint8_t **data, size_t *len);
+enum csd_err csd_record_read(const struct csd_mem *m, struct csd_registry *reg,
+			     struct csd_record *r, uint8_t **data, size_t *len);
 
 /*
  * Walk and load everything into @d: each intact saved trace record becomes a

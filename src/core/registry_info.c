@@ -40,11 +40,9 @@ enum csd_err csd_registry_info(const struct csd_mem *m, FILE *out, struct csd_in
 
 		/* The CRC verdict needs the data: read it, keep nothing. */
 		if (r->state == CSD_REC_OK) {
-			if (csd_record_read(m, r, &data, &len) == CSD_OK) {
+			if (csd_record_read(m, &reg, r, &data, &len) == CSD_OK) {
 				free(data);
 				c->n_trace += r->kind == CSD_REC_KIND_TRACE;
-			} else {
-				reg.n_bad++;
 			}
 		}
 		print_record(out, r);
