@@ -79,7 +79,7 @@ char *csd_path_join(const char *dir, const char *name)
 	return p;
 }
 
-enum csd_err csd_out_open(struct csd_out *o, const char *path)
+enum csd_err csd_atomic_open(struct csd_atomic *o, const char *path)
 {
 	size_t n = strlen(path) + 16;
 
@@ -88,7 +88,7 @@ enum csd_err csd_out_open(struct csd_out *o, const char *path)
 	o->path = strdup(path);
 	o->tmp = malloc(n);
 	if (!o->path || !o->tmp) {
-		csd_out_abort(o);
+		csd_atomic_abort(o);
 		return CSD_ERR_NOMEM;
 	}
 	snprintf(o->tmp, n, "%s.tmpXXXXXX", path);
@@ -97,7 +97,7 @@ enum csd_err csd_out_open(struct csd_out *o, const char *path)
 		csd_error("%s: cannot create a temporary file: %s", path, strerror(errno));
 		free(o->tmp);
 		o->tmp = NULL;
-		csd_out_abort(o);
+		csd_atomic_abort(o);
 		return CSD_ERR_IO;
 	}
 	/* mkostemp makes it 0600; outputs are ordinary files. */
@@ -106,7 +106,7 @@ enum csd_err csd_out_open(struct csd_out *o, const char *path)
 	return CSD_OK;
 }
 
-static void out_fail(struct csd_out *o, const char *what)
+static void atomic_fail(struct csd_atomic *o, const char *what)
 {
 	if (o->err)
 		return;
@@ -135,52 +135,52 @@ static int write_all(int fd, const void *buf, size_t len, off_t off, int positio
 	return 0;
 }
 
-void csd_out_write(struct csd_out *o, const void *buf, size_t len)
+void csd_atomic_write(struct csd_atomic *o, const void *buf, size_t len)
 {
 	if (o->err || o->fd < 0)
 		return;
 	if (write_all(o->fd, buf, len, 0, 0) < 0)
-		out_fail(o, "write");
+		atomic_fail(o, "write");
 	else
 		o->pos += len;
 }
 
-void csd_out_pwrite(struct csd_out *o, uint64_t off, const void *buf, size_t len)
+void csd_atomic_pwrite(struct csd_atomic *o, uint64_t off, const void *buf, size_t len)
 {
 	if (o->err || o->fd < 0)
 		return;
 	if (off + len > o->pos) {
 		errno = EINVAL;
-		out_fail(o, "rewrite beyond the end");
+		atomic_fail(o, "rewrite beyond the end");
 		return;
 	}
 	if (write_all(o->fd, buf, len, (off_t)off, 1) < 0)
-		out_fail(o, "write");
+		atomic_fail(o, "write");
 }
 
-enum csd_err csd_out_commit(struct csd_out *o)
+enum csd_err csd_atomic_commit(struct csd_atomic *o)
 {
 	enum csd_err err;
 
 	if (o->fd < 0)
 		return o->err ? o->err : CSD_ERR_IO;
 	if (!o->err && fsync(o->fd) < 0)
-		out_fail(o, "fsync");
+		atomic_fail(o, "fsync");
 	if (close(o->fd) < 0)
-		out_fail(o, "close");
+		atomic_fail(o, "close");
 	o->fd = -1;
 	if (!o->err && rename(o->tmp, o->path) < 0)
-		out_fail(o, "rename");
+		atomic_fail(o, "rename");
 	if (!o->err) {
 		free(o->tmp);
 		o->tmp = NULL;
 	}
 	err = o->err;
-	csd_out_abort(o);
+	csd_atomic_abort(o);
 	return err;
 }
 
-void csd_out_abort(struct csd_out *o)
+void csd_atomic_abort(struct csd_atomic *o)
 {
 	if (o->fd >= 0)
 		close(o->fd);
@@ -195,13 +195,13 @@ void csd_out_abort(struct csd_out *o)
 
 enum csd_err csd_file_write(const char *path, const void *buf, size_t len)
 {
-	struct csd_out o;
-	enum csd_err err = csd_out_open(&o, path);
+	struct csd_atomic o;
+	enum csd_err err = csd_atomic_open(&o, path);
 
 	if (err)
 		return err;
-	csd_out_write(&o, buf, len);
-	return csd_out_commit(&o);
+	csd_atomic_write(&o, buf, len);
+	return csd_atomic_commit(&o);
 }
 
 enum csd_err csd_mkdir(const char *dir)

@@ -18,8 +18,11 @@
 /* Read all of @path into a malloc'ed buffer; a file larger than @max fails. */
 enum csd_err csd_file_read(const char *path, size_t max, uint8_t **data, size_t *len);
 
-/* An output file being written. */
-struct csd_out {
+/*
+ * An output file written atomically: to a temporary next to @path, renamed
+ * into place on commit, so a reader never sees half a file.
+ */
+struct csd_atomic {
 	int fd;
 	char *path;		/* final name */
 	char *tmp;		/* temporary name, renamed to path on commit */
@@ -27,15 +30,15 @@ struct csd_out {
 	enum csd_err err;	/* first error; commit fails if set */
 };
 
-enum csd_err csd_out_open(struct csd_out *o, const char *path);
+enum csd_err csd_atomic_open(struct csd_atomic *o, const char *path);
 /* Append; after a failure further calls do nothing and commit fails. */
-void csd_out_write(struct csd_out *o, const void *buf, size_t len);
+void csd_atomic_write(struct csd_atomic *o, const void *buf, size_t len);
 /* Overwrite @len bytes at @off (which must already have been written). */
-void csd_out_pwrite(struct csd_out *o, uint64_t off, const void *buf, size_t len);
+void csd_atomic_pwrite(struct csd_atomic *o, uint64_t off, const void *buf, size_t len);
 /* Sync, close and rename into place; on error the temporary is removed. */
-enum csd_err csd_out_commit(struct csd_out *o);
+enum csd_err csd_atomic_commit(struct csd_atomic *o);
 /* Close and remove the temporary file (safe after commit: does nothing). */
-void csd_out_abort(struct csd_out *o);
+void csd_atomic_abort(struct csd_atomic *o);
 
 /* Write @len bytes to @path atomically. */
 enum csd_err csd_file_write(const char *path, const void *buf, size_t len);

@@ -49,7 +49,7 @@ struct index_entry {
 };
 
 struct csd_perf {
-	struct csd_out out;
+	struct csd_atomic out;
 	struct perf_attr_entry *attrs;
 	size_t n_attrs;
 	uint64_t data_offset;		/* 0 until the data section starts */
@@ -69,12 +69,12 @@ enum csd_err csd_perf_open(struct csd_perf **pp, const char *path)
 	*pp = NULL;
 	if (!p)
 		return CSD_ERR_NOMEM;
-	err = csd_out_open(&p->out, path);
+	err = csd_atomic_open(&p->out, path);
 	if (err) {
 		free(p);
 		return err;
 	}
-	csd_out_write(&p->out, &zero, sizeof(zero));	/* rewritten by commit */
+	csd_atomic_write(&p->out, &zero, sizeof(zero));	/* rewritten by commit */
 	*pp = p;
 	return CSD_OK;
 }
@@ -112,7 +112,7 @@ static void begin_data(struct csd_perf *p)
 	if (p->data_offset)
 		return;
 	for (size_t i = 0; i < p->n_attrs; i++)
-		csd_out_write(&p->out, p->attrs[i].ids, p->attrs[i].n_ids * sizeof(uint64_t));
+		csd_atomic_write(&p->out, p->attrs[i].ids, p->attrs[i].n_ids * sizeof(uint64_t));
 	for (size_t i = 0; i < p->n_attrs; i++) {
 		struct file_attr fa = {
 			.attr = p->attrs[i].attr,
@@ -120,7 +120,7 @@ static void begin_data(struct csd_perf *p)
 		};
 
 		ids_at += fa.ids.size;
-		csd_out_write(&p->out, &fa, sizeof(fa));
+		csd_atomic_write(&p->out, &fa, sizeof(fa));
 	}
 	p->data_offset = p->out.pos;
 }
@@ -170,7 +170,7 @@ void csd_perf_record(struct csd_perf *p, void *rec, size_t len,
 	memcpy(buf, rec, len);
 	size += sample_id(p, sid, buf + size);
 	h->size = (uint16_t)size;
-	csd_out_write(&p->out, buf, size);
+	csd_atomic_write(&p->out, buf, size);
 }
 
 void csd_perf_kernel_mmap(struct csd_perf *p, uint64_t start, uint64_t len,
@@ -242,9 +242,9 @@ void csd_perf_auxtrace(struct csd_perf *p, const void *data, uint64_t len,
 	p->index = ix;
 	/* perf's index holds the record's offset and its header size. */
 	ix[p->n_index++] = (struct index_entry){ p->out.pos, sizeof(rec) };
-	csd_out_write(&p->out, &rec, sizeof(rec));
-	csd_out_write(&p->out, data, len);
-	csd_out_write(&p->out, pad, padded - len);
+	csd_atomic_write(&p->out, &rec, sizeof(rec));
+	csd_atomic_write(&p->out, data, len);
+	csd_atomic_write(&p->out, pad, padded - len);
 }
 
 static enum csd_err set_feature(struct csd_perf *p, enum csd_perf_feature feat,
@@ -318,12 +318,12 @@ static void write_features(struct csd_perf *p, struct file_header *h)
 
 		if (!p->feat[f])
 			continue;
-		csd_out_write(&p->out, &s, sizeof(s));
+		csd_atomic_write(&p->out, &s, sizeof(s));
 		at += s.size;
 	}
 	for (int f = 0; f < CSD_PERF_FEAT_MAX; f++)
 		if (p->feat[f])
-			csd_out_write(&p->out, p->feat[f], p->feat_len[f]);
+			csd_atomic_write(&p->out, p->feat[f], p->feat_len[f]);
 }
 
 static void perf_free(struct csd_perf *p)
@@ -354,13 +354,13 @@ enum csd_err csd_perf_commit(struct csd_perf *p)
 	h.data.offset = p->data_offset;
 	h.data.size = p->out.pos - p->data_offset;
 	write_features(p, &h);
-	csd_out_pwrite(&p->out, 0, &h, sizeof(h));
+	csd_atomic_pwrite(&p->out, 0, &h, sizeof(h));
 	if (p->err) {
 		err = p->err;
 		csd_perf_abort(p);
 		return err;
 	}
-	err = csd_out_commit(&p->out);
+	err = csd_atomic_commit(&p->out);
 	perf_free(p);
 	return err;
 }
@@ -369,6 +369,6 @@ void csd_perf_abort(struct csd_perf *p)
 {
 	if (!p)
 		return;
-	csd_out_abort(&p->out);
+	csd_atomic_abort(&p->out);
 	perf_free(p);
 }

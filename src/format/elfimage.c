@@ -239,7 +239,7 @@ static int build(struct image *im)
 enum csd_err csd_elfimage_write(const struct csd_dump *d, const char *path)
 {
 	struct image im = { 0 };
-	struct csd_out out;
+	struct csd_atomic out;
 	enum csd_err err;
 
 	if (elf_version(EV_CURRENT) == EV_NONE)
@@ -252,7 +252,7 @@ enum csd_err csd_elfimage_write(const struct csd_dump *d, const char *path)
 		free(im.pc);
 		return CSD_ERR_FORMAT;
 	}
-	err = csd_out_open(&out, path);
+	err = csd_atomic_open(&out, path);
 	if (err) {
 		free(im.pc);
 		return err;
@@ -267,9 +267,9 @@ enum csd_err csd_elfimage_write(const struct csd_dump *d, const char *path)
 	if (im.e)
 		elf_end(im.e);
 	if (err)
-		csd_out_abort(&out);
+		csd_atomic_abort(&out);
 	else
-		err = csd_out_commit(&out);
+		err = csd_atomic_commit(&out);
 	free(im.syms);
 	free(im.str.buf);
 	free(im.shstr.buf);
