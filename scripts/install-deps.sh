@@ -19,6 +19,7 @@ PKGS=(
 	linux-source-6.1 gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 	bc bison flex libssl-dev cpio xz-utils kmod rsync
 	qemu-system-arm qemu-user-static sparse device-tree-compiler python3-ply python3-git
+	python3-drgn
 	# crash extension
 	crash
 	# QEMU from Debian's source package with the qemu/ series (make qemu)

@@ -19,6 +19,12 @@
  *   sleep MS              sleep MS milliseconds
  *   pin CPU               run on CPU only from now on (sched_setaffinity)
  *   ls DIR                print DIR's entries, sorted, on one console line
+ *   perf SINK cpus|thread open the cs_etm PMU as perf record does (the sink
+ *                         by its hash in cs_etm/sinks/SINK, the AUX buffer
+ *                         mapped) CPU-wide on every online CPU, or for this
+ *                         task; enable; leave the session open
+ *   yield MS              for MS milliseconds this task and a child on the
+ *                         same CPU take turns (sched_yield): context switches
  *
  * If the script ends and the machine is still alive, that is a failure.
  *
@@ -36,14 +42,18 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/kexec.h>
+#include <linux/perf_event.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -249,6 +259,119 @@ static void cmd_ls(const char *dir)
 	say("ls %s: %s", dir, line);
 }
 
+/* The first line of @path as an unsigned number (decimal or 0x hex). */
+static unsigned long read_num(const char *path)
+{
+	char buf[64];
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		fail("open %s: %s", path, strerror(errno));
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		fail("read %s", path);
+	buf[n] = '\0';
+	return strtoul(buf, NULL, 0);
+}
+
+#define PMU_DIR		"/sys/bus/event_source/devices/cs_etm"
+#define RING_PAGES	8	/* + 1 for the header page */
+#define AUX_PAGES	64
+
+/*
+ * One cs_etm event, as tools/perf's cs_etm recording sets it up: config2
+ * holds the sink's hash (format/sinkid is config2:0-31), the AUX area
+ * follows the ring buffer.  Kernel and user space are traced.
+ */
+static void perf_open_one(unsigned int type, unsigned long sink, pid_t pid,
+			  int cpu)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = type,
+		.config2 = sink,
+		.disabled = 1,
+		.sample_period = 1,
+		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID,
+	};
+	long page = sysconf(_SC_PAGESIZE);
+	struct perf_event_mmap_page *up;
+	void *aux;
+	int fd;
+
+	fd = syscall(SYS_perf_event_open, &attr, pid, cpu, -1, 0);
+	if (fd < 0)
+		fail("perf_event_open(cs_etm, pid %d, cpu %d): %s", pid, cpu,
+		     strerror(errno));
+	up = mmap(NULL, (RING_PAGES + 1) * page, PROT_READ | PROT_WRITE,
+		  MAP_SHARED, fd, 0);
+	if (up == MAP_FAILED)
+		fail("mmap the ring buffer: %s", strerror(errno));
+	up->aux_offset = (RING_PAGES + 1) * page;
+	up->aux_size = AUX_PAGES * page;
+	aux = mmap(NULL, up->aux_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		   up->aux_offset);
+	if (aux == MAP_FAILED)
+		fail("mmap the AUX area: %s", strerror(errno));
+	if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
+		fail("enable the cs_etm event: %s", strerror(errno));
+	/* fd and both mappings stay: the session lasts until the crash. */
+}
+
+static void cmd_perf(const char *sink_name, const char *mode)
+{
+	char path[256];
+	unsigned long type, sink;
+	long cpu, ncpus;
+
+	type = read_num(PMU_DIR "/type");
+	snprintf(path, sizeof(path), PMU_DIR "/sinks/%s", sink_name);
+	sink = read_num(path);
+	if (!strcmp(mode, "thread")) {
+		perf_open_one(type, sink, 0, -1);
+	} else if (!strcmp(mode, "cpus")) {
+		ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+		for (cpu = 0; cpu < ncpus && cpu < 64; cpu++)
+			perf_open_one(type, sink, -1, cpu);
+	} else {
+		fail("perf: mode '%s' is neither cpus nor thread", mode);
+	}
+	say("perf: cs_etm sink %s (0x%lx), %s session enabled", sink_name,
+	    sink, mode);
+}
+
+static void cmd_yield(long ms)
+{
+	struct timespec start, now;
+	unsigned long turns = 0;
+	cpu_set_t set;
+	pid_t child;
+	int status;
+
+	/* Both on this CPU, so that each yield switches to the other. */
+	CPU_ZERO(&set);
+	CPU_SET(sched_getcpu(), &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		fail("yield: pin: %s", strerror(errno));
+	child = fork();
+	if (child < 0)
+		fail("yield: fork: %s", strerror(errno));
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	do {
+		sched_yield();
+		turns++;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	} while ((now.tv_sec - start.tv_sec) * 1000 +
+		 (now.tv_nsec - start.tv_nsec) / 1000000 < ms);
+	if (child == 0)
+		_exit(0);
+	waitpid(child, &status, 0);
+	say("yield: %lu turns in %ld ms", turns, ms);
+}
+
 static void run_script(void)
 {
 	char line[512];
@@ -282,6 +405,10 @@ static void run_script(void)
 			cmd_kexec();
 		} else if (!strcmp(cmd, "ls") && arg1) {
 			cmd_ls(arg1);
+		} else if (!strcmp(cmd, "perf") && arg1 && rest) {
+			cmd_perf(arg1, rest);
+		} else if (!strcmp(cmd, "yield") && arg1) {
+			cmd_yield(atol(arg1));
 		} else if (!strcmp(cmd, "pin") && arg1) {
 			cmd_pin(atoi(arg1));
 		} else if (!strcmp(cmd, "sleep") && arg1) {
