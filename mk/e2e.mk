@@ -3,10 +3,19 @@
 #
 #   make e2e     every crash scenario (tests/e2e/scenario.sh), each a separate
 #                QEMU run, with the Juno capture from $(SHARED) (skipped when
-#                it is absent), and the demo's check
+#                it is absent), the demo's check and the capture matrix
 #   make demo    crash the guest with a trace that etm4enc synthesizes along
 #                its real sysrq panic path; show csdump's view of each CPU's
 #                last moments (needs nothing from $(SHARED))
+#
+# The capture matrix (tests/e2e/capture.sh): the vmcore of a run through
+# Debian's arm64 makedumpfile as kdump-tools runs it (-c, -l, -E with -d 31,
+# and -l -d 0), under qemu-user from the root scripts/makedumpfile-arm64-env.sh
+# builds; csdump's extract and decode of each dump must equal the vmcore's.
+#   check-e2e-capture-sysrq, check-e2e-capture-demo   after those runs
+#   check-e2e-capture-crashtime0   a copy of the sysrq vmcore whose VMCOREINFO
+#                says CRASHTIME=0 (a guest without a clock): the matrix must
+#                fail on it
 #
 # Outputs under $(E2E): the guest init, and per run NAME: NAME.in/ (the guest
 # script and payload), NAME/console.log (both kernels), NAME/vmcore,
@@ -44,3 +53,29 @@ demo: e2e-prep
 	@env $(E2E_ENV) tests/e2e/demo.sh
 
 CHECKS += $(addprefix check-e2e-,$(E2E_SCENARIOS)) check-e2e-demo
+
+# --- the capture matrix ------------------------------------------------------
+MAKEDUMPFILE_ENV   := $(BUILD)/makedumpfile-arm64
+MAKEDUMPFILE_ROOT  := $(MAKEDUMPFILE_ENV)/root
+MAKEDUMPFILE_STAMP := $(MAKEDUMPFILE_ENV)/.root-ok
+E2E_CAPTURE        := sysrq demo
+CAPTURE_ENV = CSDUMP=$(HOST)/csdump MAKEDUMPFILE_ROOT=$(MAKEDUMPFILE_ROOT)
+
+.PHONY: makedumpfile-env $(addprefix check-e2e-capture-,$(E2E_CAPTURE)) check-e2e-capture-crashtime0
+makedumpfile-env: $(MAKEDUMPFILE_STAMP)
+
+$(MAKEDUMPFILE_STAMP): scripts/makedumpfile-arm64-env.sh scripts/arm64-root.sh | $(DEPS_STAMP)
+	scripts/makedumpfile-arm64-env.sh $(MAKEDUMPFILE_ENV)
+
+# Each after the run that writes its vmcore (a prerequisite: run alone, the
+# target runs the scenario again, so the dump is always of this kernel).
+$(addprefix check-e2e-capture-,$(E2E_CAPTURE)): check-e2e-capture-%: check-e2e-% $(MAKEDUMPFILE_STAMP)
+	@$(HARNESS) e2e-capture-$* env $(CAPTURE_ENV) tests/e2e/capture.sh \
+		$(E2E)/$*/vmcore $(KERNEL_VMLINUX) $(E2E)/capture-$* $(E2E)/$*/extract
+
+check-e2e-capture-crashtime0: check-e2e-sysrq $(MAKEDUMPFILE_STAMP)
+	@$(HARNESS) e2e-capture-crashtime0 env $(CAPTURE_ENV) tests/e2e/crashtime0.sh \
+		$(E2E)/sysrq/vmcore $(KERNEL_VMLINUX) $(E2E)/capture-crashtime0
+
+e2e: $(addprefix check-e2e-capture-,$(E2E_CAPTURE)) check-e2e-capture-crashtime0
+CHECKS += $(addprefix check-e2e-capture-,$(E2E_CAPTURE)) check-e2e-capture-crashtime0
