@@ -244,7 +244,13 @@ enum csd_err csd_image_vmlinux_text(const char *path, uint64_t offset, struct cs
 		    (sh.sh_flags & (SHF_ALLOC | SHF_EXECINSTR)) != (SHF_ALLOC | SHF_EXECINSTR))
 			continue;
 		name = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (!name || !strncmp(name, ".init", 5) || !strncmp(name, ".exit", 5))
+		/*
+		 * Nor .head.text: the image header at _text is not code the
+		 * kernel runs, and the vmcore's bytes there depend on how the
+		 * dump maps _text (arm64 ELF vmcore vs makedumpfile's formats).
+		 */
+		if (!name || !strncmp(name, ".init", 5) || !strncmp(name, ".exit", 5) ||
+		    !strcmp(name, ".head.text"))
 			continue;
 		if (sh.sh_addr > UINT64_MAX - offset - sh.sh_size)
 			continue;
