@@ -18,11 +18,13 @@ the kernel image twice: in the linear map and at its own PT_LOAD).
 """
 import os
 import random
-import re
 import shutil
 import struct
 import sys
 import zlib
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e"))
+import vmcore_registry  # noqa: E402
 
 PAGE = 4096
 MAGIC, VERSION, REC_SIZE = 0x444B5343, 1, 128
@@ -40,22 +42,18 @@ class Dump:
             sys.exit(f"inject: {path}: not an ELF64 little-endian file")
         e_phoff, = struct.unpack_from("<Q", hdr, 32)
         e_phentsize, e_phnum = struct.unpack_from("<HH", hdr, 54)
-        self.loads, notes = [], b""
+        self.loads = []
         for i in range(e_phnum):
             self.f.seek(e_phoff + i * e_phentsize)
             p_type, _, off, vaddr, paddr, filesz = struct.unpack("<IIQQQQ", self.f.read(40))
             if p_type == 1:
                 self.loads.append((paddr, vaddr, off, filesz))
-            elif p_type == 4:
-                pos = self.f.tell()
-                self.f.seek(off)
-                notes += self.f.read(filesz)
-                self.f.seek(pos)
-        m = re.search(rb"VMCOREINFO\0+(.*?)\0", notes, re.S)
-        if not m:
-            sys.exit(f"inject: {path}: no VMCOREINFO note")
-        self.info = dict(line.split("=", 1) for line in m.group(1).decode().splitlines()
-                         if "=" in line)
+        # The note parsed by its headers (the ABI walker's parser): a
+        # pattern over the bytes mistakes name padding for the end.
+        try:
+            self.info = vmcore_registry.Vmcore(path).vmcoreinfo()
+        except vmcore_registry.VmcoreError as e:
+            sys.exit(f"inject: {e}")
         for key in ("SYMBOL(coresight_kdump_list)", "OFFSET(coresight_kdump_node.list)"):
             if key not in self.info:
                 sys.exit(f"inject: {path}: VMCOREINFO lacks {key} (kernel without the series)")
