@@ -14,7 +14,6 @@
 #include <string.h>
 #include <time.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -24,11 +23,10 @@
 #include "decode/decode_out.h"
 #include "core/diag.h"
 #include "core/dump.h"
-#include "decode/image.h"
+#include "decode/program.h"
 #include "format/input.h"
 #include "format/snapshot.h"
 #include "decode/symbols.h"
-#include "vmcore/vmcore.h"
 
 
 static const char decode_usage[] =
@@ -205,28 +203,6 @@ usage:
 }
 
 /*
- * For a vmcore, the kernel text as it ran (patched by the kernel) replaces
- * vmlinux's where the vmcore holds it.  Best effort: vmlinux stays otherwise.
- */
-static void overlay_vmcore(const char *input, const char *vmlinux, struct csd_dump *d)
-{
-	struct csd_span text[CSD_TEXT_SPANS_MAX];
-	size_t pages = 0, words = 0, n_text;
-	struct csd_mem m;
-	struct stat sb;
-
-	if (stat(input, &sb) || !S_ISREG(sb.st_mode) ||
-	    csd_image_vmlinux_text(vmlinux, d->kaslr_offset, text, &n_text) != CSD_OK ||
-	    !n_text || csd_vmcore_open(input, &m) != CSD_OK)
-		return;
-	if (csd_image_overlay_mem(d, 0, &m, text, n_text, &pages, &words) == CSD_OK && pages)
-		csd_info("%s: %zu pages of kernel text read from the vmcore (%zu instruction "
-			 "words differ from vmlinux: the kernel patches its text)", input, pages,
-			 words);
-	csd_mem_close(&m);
-}
-
-/*
  * Any input (vmcore, extract directory, snapshot) into @d, plus vmlinux's
  * code when the input carries no memory of its own.  Returns an exit code:
  * 0, CSD_EXIT_PARTIAL (some records skipped) or a failure.
@@ -239,15 +215,9 @@ static int load(const char *input, const char *vmlinux, struct csd_dump *d)
 	if (err != CSD_OK)
 		return csd_exit_code(err);
 	if (vmlinux) {
-		err = csd_image_check_vmlinux(vmlinux);
+		err = csd_program_from_vmlinux(d, input, vmlinux);
 		if (err != CSD_OK)
 			return csd_exit_code(err);
-	}
-	if (vmlinux && !d->n_segs) {
-		err = csd_image_add_vmlinux(d, vmlinux, d->kaslr_offset);
-		if (err != CSD_OK)
-			return csd_exit_code(err);
-		overlay_vmcore(input, vmlinux, d);
 	}
 	return st.partial ? CSD_EXIT_PARTIAL : CSD_EXIT_OK;
 }

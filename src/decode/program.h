@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * csdump: the program image a decode reads opcodes from, built for an input
+ * that carries none of its own: vmlinux's code and, for a vmcore, the kernel
+ * text as it ran.
+ */
+#ifndef CSD_PROGRAM_H
+#define CSD_PROGRAM_H
+
+#include "core/csd_err.h"
+#include "core/dump.h"
+
+/*
+ * Check that @vmlinux is an AArch64 ELF file; when @d (loaded from @input)
+ * has no program image, give it vmlinux's code at its runtime addresses, and,
+ * for a vmcore @input, the kernel text as it ran where the vmcore holds it
+ * (best effort).  Messages name the files.
+ */
+enum csd_err csd_program_from_vmlinux(struct csd_dump *d, const char *input,
+				      const char *vmlinux);
+
+#endif
