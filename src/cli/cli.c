@@ -7,8 +7,9 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/decode.h"
 #include "cli/cmds.h"
+#include "decode/program.h"
+#include "format/input.h"
 
 struct csd_cmd {
 	const char *name;
@@ -84,4 +85,24 @@ int csd_exit_code(enum csd_err err)
 	default:
 		return CSD_EXIT_INPUT;
 	}
+}
+
+/*
+ * Any input (vmcore, extract directory, snapshot) into @d, plus vmlinux's
+ * code when the input carries no memory of its own.  Returns an exit code:
+ * 0, CSD_EXIT_PARTIAL (some records skipped) or a failure.
+ */
+int csd_cli_load(const char *input, const char *vmlinux, struct csd_dump *d)
+{
+	struct csd_input_status st = { 0 };
+	enum csd_err err = csd_input_load(input, d, &st);
+
+	if (err != CSD_OK)
+		return csd_exit_code(err);
+	if (vmlinux) {
+		err = csd_program_from_vmlinux(d, input, vmlinux);
+		if (err != CSD_OK)
+			return csd_exit_code(err);
+	}
+	return st.partial ? CSD_EXIT_PARTIAL : CSD_EXIT_OK;
 }

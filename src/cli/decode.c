@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * csdump decode / csdump snapshot: parse arguments, load the input, call the
- * library.  Nothing here knows how trace is decoded or written.
+ * csdump decode: parse arguments, load the input, call the library.  Nothing
+ * here knows how trace is decoded or written.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -18,14 +18,11 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/decode.h"
+#include "cli/cmds.h"
 #include "decode/decode.h"
 #include "decode/decode_out.h"
 #include "core/diag.h"
 #include "core/dump.h"
-#include "decode/program.h"
-#include "format/input.h"
-#include "format/snapshot.h"
 #include "decode/symbols.h"
 
 
@@ -44,12 +41,6 @@ static const char decode_usage[] =
 	"  --threads N     decoder threads (default one per CPU this process may\n"
 	"                  run on; 0, or the default on one CPU: decode on the main\n"
 	"                  thread); the output does not depend on it\n";
-
-static const char snapshot_usage[] =
-	"usage: csdump snapshot INPUT -o DIR [--vmlinux FILE]\n"
-	"  writes an OpenCSD snapshot directory that trc_pkt_lister decodes; with\n"
-	"  --vmlinux and an input without memory dumps, vmlinux's code is written\n"
-	"  as the memory dumps\n";
 
 static bool parse_num(const char *s, long max, long *out)
 {
@@ -200,26 +191,6 @@ bad:
 usage:
 	fputs(decode_usage, stderr);
 	return CSD_EXIT_USAGE;
-}
-
-/*
- * Any input (vmcore, extract directory, snapshot) into @d, plus vmlinux's
- * code when the input carries no memory of its own.  Returns an exit code:
- * 0, CSD_EXIT_PARTIAL (some records skipped) or a failure.
- */
-static int load(const char *input, const char *vmlinux, struct csd_dump *d)
-{
-	struct csd_input_status st = { 0 };
-	enum csd_err err = csd_input_load(input, d, &st);
-
-	if (err != CSD_OK)
-		return csd_exit_code(err);
-	if (vmlinux) {
-		err = csd_program_from_vmlinux(d, input, vmlinux);
-		if (err != CSD_OK)
-			return csd_exit_code(err);
-	}
-	return st.partial ? CSD_EXIT_PARTIAL : CSD_EXIT_OK;
 }
 
 /*
@@ -448,7 +419,7 @@ int csd_cmd_decode(int argc, char **argv)
 	rc = decode_parse(argc, argv, &a);
 	if (rc >= 0)
 		return rc;
-	j.partial = load(a.input, a.vmlinux, &j.d);
+	j.partial = csd_cli_load(a.input, a.vmlinux, &j.d);
 	if (j.partial && j.partial != CSD_EXIT_PARTIAL) {
 		rc = j.partial;
 		goto out;
@@ -477,53 +448,5 @@ int csd_cmd_decode(int argc, char **argv)
 	rc = decode_isolated(&j, a.fmt == CSD_OUT_TEXT);
 out:
 	decode_job_free(&j);
-	return rc;
-}
-
-/* ---- snapshot ----------------------------------------------------------- */
-
-int csd_cmd_snapshot(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "vmlinux", required_argument, NULL, 'k' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *out = NULL, *vmlinux = NULL;
-	struct csd_dump d = { 0 };
-	int c, rc;
-
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "o:k:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			out = optarg;
-			break;
-		case 'k':
-			vmlinux = optarg;
-			break;
-		case 'h':
-			printf("%s%s", snapshot_usage, csd_exit_codes_help);
-			return 0;
-		default:
-			fputs(snapshot_usage, stderr);
-			return CSD_EXIT_USAGE;
-		}
-	}
-	if (optind != argc - 1 || !out) {
-		fputs(snapshot_usage, stderr);
-		return CSD_EXIT_USAGE;
-	}
-	rc = load(argv[optind], vmlinux, &d);
-	if (!rc || rc == CSD_EXIT_PARTIAL) {
-		enum csd_err err = csd_snapshot_write(&d, out);
-
-		if (err != CSD_OK)
-			rc = csd_exit_code(err);
-		else
-			printf("snapshot: %s (trc_pkt_lister -ss_dir %s -decode)\n", out, out);
-	}
-	csd_dump_free(&d);
 	return rc;
 }
