@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * csdump: ETMv4 decode through OpenCSD's C API: the decode stage (see
- * decode_int.h) and csd_decode(), which runs both stages on this thread,
- * the deformatter's output going straight into the trace IDs' trees.
+ * decode_int.h), csd_decode_inline(), which runs both stages on this
+ * thread, the deformatter's output going straight into the trace IDs'
+ * trees, and csd_decode(), which chooses that or the workers.
  *
  * The caller owns the data path: each trace ID's operations are pushed into
  * its own single-source decode tree, flushed while the tree says WAIT.  The
@@ -35,7 +36,7 @@ struct csd_idec {
 	uint8_t sink;
 	csd_tagged_fn fn;
 	void *fn_ctx;
-	csd_ev_fn ev_fn;	/* instead of fn, untagged: csd_decode() */
+	csd_ev_fn ev_fn;	/* instead of fn, untagged: csd_decode_inline() */
 	uint64_t tag;		/* the operation being replayed */
 	int stop;
 };
@@ -457,8 +458,9 @@ struct inline_ctx {
 	struct csd_idec *x;
 	uint64_t seq;			/* operations so far: the tag */
 	const struct csd_decode_opts *o;
+	const struct csd_decode_ctl *ctl;
 	uint64_t done, total;		/* for o->progress */
-	unsigned int sink;		/* for o->where */
+	unsigned int sink;		/* for ctl->where */
 };
 
 static int inline_op(void *p, uint8_t id, uint8_t kind, uint32_t index, const uint8_t *data,
@@ -469,23 +471,20 @@ static int inline_op(void *p, uint8_t id, uint8_t kind, uint32_t index, const ui
 
 	if (c->o->progress && kind == OCSD_OP_DATA && !(seq & 1023))
 		c->o->progress(c->o->progress_ctx, c->done + index, c->total);
-	csd_where_set(c->o->where, c->sink, id, index);
+	csd_where_set(c->ctl->where, c->sink, id, index);
 	return csd_idec_push(c->x, seq, id, kind, index, data, len);
 }
 
-enum csd_err csd_decode(const struct csd_dump *d, const struct csd_decode_opts *o,
-			csd_ev_fn fn, void *ctx)
+enum csd_err csd_decode_inline(const struct csd_dump *d, const struct csd_decode_opts *o,
+			       const struct csd_decode_ctl *ctl, csd_ev_fn fn, void *ctx)
 {
-	static const struct csd_decode_opts defaults = { .cpu = -1 };
-	struct inline_ctx ic = { .o = o };
+	struct inline_ctx ic = { .o = o, .ctl = ctl };
 	bool ids[CSD_TRACE_IDS];
 	enum csd_err err = CSD_OK;
 	bool stop = false;
 	uint8_t single;
 	size_t i;
 
-	if (!o)
-		ic.o = o = &defaults;
 	err = csd_decode_prepare(d, o, ids, &single, &ic.total);
 	for (i = 0; i < d->n_sinks && err == CSD_OK && !stop; i++) {
 		const struct csd_sink *s = &d->sinks[i];
@@ -498,11 +497,39 @@ enum csd_err csd_decode(const struct csd_dump *d, const struct csd_decode_opts *
 		ic.seq = 0;
 		ic.sink = (unsigned int)i;
 		raw = csd_sink_raw_id(s, single);
-		err = csd_split_sink(s, (unsigned int)i, o, ids, !raw, raw, inline_op, &ic);
+		err = csd_split_sink(s, (unsigned int)i, ctl, ids, !raw, raw, inline_op, &ic);
 		csd_idec_report(ic.x);
 		stop = csd_idec_stopped(ic.x);
 		csd_idec_free(ic.x);
 		ic.done += s->len;
 	}
 	return err;
+}
+
+/* ---- the entry point ------------------------------------------------------ */
+
+enum csd_err csd_decode_ctl(const struct csd_dump *d, const struct csd_decode_opts *o,
+			    const struct csd_decode_ctl *ctl, csd_ev_fn fn, void *ctx)
+{
+	static const struct csd_decode_opts defaults = { .cpu = -1 };
+	static const struct csd_decode_ctl none;
+	int workers;
+
+	if (!o)
+		o = &defaults;
+	if (!ctl)
+		ctl = &none;
+	workers = o->threads;
+	/* Workers only pay when there is a second CPU to run them. */
+	if (workers < 0)
+		workers = csd_decode_cpus() < 2 ? 0 : csd_decode_cpus();
+	if (!workers)
+		return csd_decode_inline(d, o, ctl, fn, ctx);
+	return csd_decode_pipelined(d, o, ctl, (size_t)workers, fn, ctx);
+}
+
+enum csd_err csd_decode(const struct csd_dump *d, const struct csd_decode_opts *o,
+			csd_ev_fn fn, void *ctx)
+{
+	return csd_decode_ctl(d, o, NULL, fn, ctx);
 }

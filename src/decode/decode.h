@@ -11,7 +11,6 @@
 #ifndef CSD_DECODE_H
 #define CSD_DECODE_H
 
-#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "core/csd_err.h"
@@ -47,60 +46,39 @@ struct csd_ev {
 	uint64_t index;		/* byte offset in the sink of the packet */
 };
 
-/* Return non-zero to stop the decode (csd_decode returns CSD_OK). */
+/* Return non-zero to stop the decode (csd_decode() returns CSD_OK). */
 typedef int (*csd_ev_fn)(void *ctx, const struct csd_ev *ev);
 
 /* Called now and then with the bytes pushed so far out of @total. */
 typedef void (*csd_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 
-/*
- * Where the decode is: the sink, trace ID and trace index of the data last
- * handed to a decoder (with workers, to one of them).  Kept up to date for
- * a report should the decoder library crash; readable from another process
- * when placed in shared memory.
- */
-struct csd_decode_where {
-	atomic_uint sink;
-	atomic_uint index;
-	atomic_uint id;
-	atomic_uint valid;
-	atomic_uint workers;	/* set when decoding on workers: the place is near */
-};
-
-/* Trace left out: trace ID @id's bytes in sink @sink from trace index @index on. */
-struct csd_decode_cut {
-	unsigned int sink;
-	uint8_t id;
-	uint32_t index;
-};
+/* csd_decode_opts.threads: let csd_decode() choose. */
+#define CSD_DECODE_THREADS_AUTO	(-1)
 
 struct csd_decode_opts {
 	int cpu;			/* decode only this CPU; -1 = all */
 	csd_progress_fn progress;	/* may be NULL */
 	void *progress_ctx;
-	int threads;			/* csd_decode_pipelined: workers, 0 = csd_decode_cpus() */
-	struct csd_decode_where *where;	/* may be NULL */
-	const struct csd_decode_cut *cuts;	/* n_cuts of them */
-	size_t n_cuts;
+	/*
+	 * Decoder threads.  0: none, everything runs on the calling thread.
+	 * N > 0: the trace IDs are decoded on N worker threads (16 at most)
+	 * and @fn runs on the calling one.  CSD_DECODE_THREADS_AUTO (any
+	 * negative value): one worker per CPU this process may run on
+	 * (csd_decode_cpus()), none when that is one CPU.  The events and their
+	 * order are the same whatever the choice (see decode_int.h).
+	 */
+	int threads;
 };
 
 /*
- * Decode every sink of @d.  Errors of the trace itself (bad packets, lost
- * sync) are events, not failures; CSD_ERR_DECODE means the library refused
- * the configuration or failed fatally (a message went to stderr).
+ * Decode every sink of @d (@o may be NULL: all CPUs, no threads).  Errors of
+ * the trace itself (bad packets, lost sync) are events, not failures;
+ * CSD_ERR_DECODE means the library refused the configuration or failed
+ * fatally (a message went to stderr).  With workers, messages and
+ * @o->progress may come from any of the threads; @fn always runs on this one.
  */
 enum csd_err csd_decode(const struct csd_dump *d, const struct csd_decode_opts *o,
 			csd_ev_fn fn, void *ctx);
-
-/*
- * The same, with the trace IDs decoded on worker threads (o->threads, by
- * default csd_decode_cpus()) and @fn run on this one: identical events in identical
- * order (see decode_int.h), faster when there are several busy trace IDs or
- * when @fn does real work (formatting).  Messages and @o->progress may come
- * from any of the threads.
- */
-enum csd_err csd_decode_pipelined(const struct csd_dump *d, const struct csd_decode_opts *o,
-				  csd_ev_fn fn, void *ctx);
 
 /* The CPUs this process may run on (its affinity mask), at least 1. */
 int csd_decode_cpus(void);

@@ -10,8 +10,8 @@
  * that ID's bytes, or an end-of-trace / flush / reset).  The decode stage
  * pushes each trace ID's operations into its own single-source decode tree.
  *
- * On one thread (csd_decode) the stand-in forwards each operation to its
- * tree at once.  With workers (csd_decode_pipelined) it records them, and
+ * On one thread (csd_decode_inline) the stand-in forwards each operation
+ * to its tree at once.  With workers (csd_decode_pipelined) it records them, and
  * each worker replays those of its trace IDs.  An event is tagged with the
  * position of the operation that produced it; in tag order the events are
  * exactly those of the one-thread decode, whether the trace IDs are decoded
@@ -20,6 +20,7 @@
 #ifndef CSD_DECODE_INT_H
 #define CSD_DECODE_INT_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -28,6 +29,50 @@
 
 #include "core/trace_id.h"
 #include "decode/decode.h"
+
+/*
+ * Where the decode is: the sink, trace ID and trace index of the data last
+ * handed to a decoder (with workers, to one of them).  Kept up to date for
+ * a report should the decoder library crash; readable from another process
+ * when placed in shared memory.
+ */
+struct csd_decode_where {
+	atomic_uint sink;
+	atomic_uint index;
+	atomic_uint id;
+	atomic_uint valid;
+	atomic_uint workers;	/* set when decoding on workers: the place is near */
+};
+
+/* Trace left out: trace ID @id's bytes in sink @sink from trace index @index on. */
+struct csd_decode_cut {
+	unsigned int sink;
+	uint8_t id;
+	uint32_t index;
+};
+
+/* What the crash recovery (isolate.c) adds to a decode; not for callers. */
+struct csd_decode_ctl {
+	struct csd_decode_where *where;		/* may be NULL */
+	const struct csd_decode_cut *cuts;	/* n_cuts of them */
+	size_t n_cuts;
+};
+
+/* csd_decode() with @ctl (may be NULL). */
+enum csd_err csd_decode_ctl(const struct csd_dump *d, const struct csd_decode_opts *o,
+			    const struct csd_decode_ctl *ctl, csd_ev_fn fn, void *ctx);
+
+/* Both stages on this thread (decode.c). */
+enum csd_err csd_decode_inline(const struct csd_dump *d, const struct csd_decode_opts *o,
+			       const struct csd_decode_ctl *ctl, csd_ev_fn fn, void *ctx);
+
+/*
+ * The trace IDs decoded on @workers threads (at most 16), @fn run on this one:
+ * identical events in identical order (decode_pipe.c).
+ */
+enum csd_err csd_decode_pipelined(const struct csd_dump *d, const struct csd_decode_opts *o,
+				  const struct csd_decode_ctl *ctl, size_t workers,
+				  csd_ev_fn fn, void *ctx);
 
 /*
  * The split stage hands each data-path operation for one trace ID to a
@@ -41,11 +86,11 @@ typedef int (*csd_op_fn)(void *ctx, uint8_t id, uint8_t kind, uint32_t index,
 
 /*
  * The split stage: the operations of sink @s for the trace IDs set in @want.
- * Formatted sinks go through the deformatter; an unformatted one belongs to
+ * @ctl's cuts are left out.  Formatted sinks go through the deformatter; an unformatted one belongs to
  * its single trace ID @single_id.  Damaged frames are reported and skipped.
  */
 enum csd_err csd_split_sink(const struct csd_sink *s, unsigned int sink,
-			    const struct csd_decode_opts *o, const bool want[CSD_TRACE_IDS],
+			    const struct csd_decode_ctl *ctl, const bool want[CSD_TRACE_IDS],
 			    bool formatted, uint8_t single_id, csd_op_fn fn, void *ctx);
 
 /* One recorded operation (see struct csd_oplist). */

@@ -8,7 +8,7 @@
  * worker hands over its tagged events in batches through a ring, in tag
  * order, with a watermark: every event it will still produce has a tag at
  * least that high.  The consumer merges the workers' streams by tag: the
- * events arrive exactly as csd_decode() gives them, for any number of
+ * events arrive exactly as csd_decode_inline() gives them, for any number of
  * workers (decode_int.h says why).
  */
 #include <pthread.h>
@@ -230,8 +230,8 @@ static void consume(struct merge *m, csd_ev_fn fn, void *ctx, const struct csd_d
 static enum csd_err decode_sink(const struct csd_dump *d, uint8_t sink,
 				const struct csd_oplist *l, const bool ids[CSD_TRACE_IDS],
 				size_t workers, csd_ev_fn fn, void *ctx,
-				const struct csd_decode_opts *o, uint64_t done_before,
-				uint64_t total, bool *stopped)
+				const struct csd_decode_opts *o, const struct csd_decode_ctl *ctl,
+				uint64_t done_before, uint64_t total, bool *stopped)
 {
 	struct merge *m = calloc(1, sizeof(*m));
 	enum csd_err err = CSD_OK;
@@ -243,7 +243,7 @@ static enum csd_err decode_sink(const struct csd_dump *d, uint8_t sink,
 	m->s = &d->sinks[sink];
 	m->sink = sink;
 	m->l = l;
-	m->where = o->where;
+	m->where = ctl->where;
 	if (m->where)
 		atomic_store(&m->where->workers, 1);
 	atomic_init(&m->stop, false);
@@ -298,18 +298,15 @@ int csd_decode_cpus(void)
 }
 
 enum csd_err csd_decode_pipelined(const struct csd_dump *d, const struct csd_decode_opts *o,
+				  const struct csd_decode_ctl *ctl, size_t workers,
 				  csd_ev_fn fn, void *ctx)
 {
-	static const struct csd_decode_opts defaults = { .cpu = -1 };
 	bool ids[CSD_TRACE_IDS], stopped = false;
 	uint64_t total = 0, done = 0;
 	enum csd_err err;
-	size_t i, workers;
+	size_t i;
 	uint8_t single;
 
-	if (!o)
-		o = &defaults;
-	workers = o->threads > 0 ? (size_t)o->threads : (size_t)csd_decode_cpus();
 	if (workers < 1)
 		workers = 1;
 	if (workers > MAX_WORKERS)
@@ -321,12 +318,13 @@ enum csd_err csd_decode_pipelined(const struct csd_dump *d, const struct csd_dec
 		struct csd_oplist l;
 
 		memset(&l, 0, sizeof(l));
-		err = csd_split_sink(s, (unsigned int)i, o, ids, !raw, raw, csd_oplist_record, &l);
+		err = csd_split_sink(s, (unsigned int)i, ctl, ids, !raw, raw, csd_oplist_record,
+				     &l);
 		if (err == CSD_OK && l.nomem)
 			err = CSD_ERR_NOMEM;
 		if (err == CSD_OK)
-			err = decode_sink(d, (uint8_t)i, &l, ids, workers, fn, ctx, o, done, total,
-					  &stopped);
+			err = decode_sink(d, (uint8_t)i, &l, ids, workers, fn, ctx, o, ctl, done,
+					  total, &stopped);
 		csd_oplist_free(&l);
 		done += s->len;
 	}

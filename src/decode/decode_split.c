@@ -36,7 +36,7 @@
 struct split_out {
 	csd_op_fn fn;
 	void *ctx;
-	const struct csd_decode_opts *o;	/* its cuts */
+	const struct csd_decode_ctl *ctl;	/* its cuts */
 	unsigned int sink;
 	int stop;
 	uint32_t g_len, g_index;	/* gathered DATA of trace ID g_id, from g_index */
@@ -62,9 +62,9 @@ static bool is_cut(const struct split_out *o, uint8_t id, uint32_t index)
 {
 	size_t i;
 
-	for (i = 0; i < o->o->n_cuts; i++)
-		if (o->o->cuts[i].sink == o->sink && o->o->cuts[i].id == id &&
-		    index >= o->o->cuts[i].index)
+	for (i = 0; i < o->ctl->n_cuts; i++)
+		if (o->ctl->cuts[i].sink == o->sink && o->ctl->cuts[i].id == id &&
+		    index >= o->ctl->cuts[i].index)
 			return true;
 	return false;
 }
@@ -73,7 +73,7 @@ static bool is_cut(const struct split_out *o, uint8_t id, uint32_t index)
 static int out_op(struct split_out *o, uint8_t id, uint8_t kind, uint32_t index,
 		  const uint8_t *data, uint32_t len)
 {
-	if (kind == OCSD_OP_DATA && o->o->n_cuts && is_cut(o, id, index))
+	if (kind == OCSD_OP_DATA && o->ctl->n_cuts && is_cut(o, id, index))
 		return o->stop;
 	/* A piece of a frame or two is gathered; a block as big goes as it is. */
 	if (kind == OCSD_OP_DATA && len < GATHER) {
@@ -358,7 +358,7 @@ static enum csd_err split_formatted(const struct csd_sink *s, const bool want[CS
 }
 
 enum csd_err csd_split_sink(const struct csd_sink *s, unsigned int sink,
-			    const struct csd_decode_opts *o, const bool want[CSD_TRACE_IDS],
+			    const struct csd_decode_ctl *ctl, const bool want[CSD_TRACE_IDS],
 			    bool formatted, uint8_t single_id, csd_op_fn fn, void *ctx)
 {
 	/* The deformatter takes whole 16-byte frames; the trace index is 32 bits. */
@@ -377,7 +377,7 @@ enum csd_err csd_split_sink(const struct csd_sink *s, unsigned int sink,
 		return CSD_ERR_NOMEM;
 	out->fn = fn;
 	out->ctx = ctx;
-	out->o = o;
+	out->ctl = ctl;
 	out->sink = sink;
 	out->stop = 0;
 	out->g_len = 0;
