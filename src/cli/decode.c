@@ -14,7 +14,7 @@
 #include "cli/cmds.h"
 #include "cli/progress.h"
 #include "decode/decode.h"
-#include "decode/decode_out.h"
+#include "decode/render.h"
 #include "decode/isolate.h"
 #include "decode/safe_out.h"
 #include "core/diag.h"
@@ -58,7 +58,7 @@ struct decode_args {
 	long cpu;
 	long last;
 	long threads;		/* CSD_DECODE_THREADS_AUTO: default */
-	enum csd_out_format fmt;
+	enum csd_render_format fmt;
 };
 
 static int decode_parse(int argc, char **argv, struct decode_args *a)
@@ -102,9 +102,9 @@ static int decode_parse(int argc, char **argv, struct decode_args *a)
 			break;
 		case 'f':
 			if (!strcmp(optarg, "text"))
-				a->fmt = CSD_OUT_TEXT;
+				a->fmt = CSD_RENDER_TEXT;
 			else if (!strcmp(optarg, "jsonl"))
-				a->fmt = CSD_OUT_JSONL;
+				a->fmt = CSD_RENDER_JSONL;
 			else
 				goto bad;
 			break;
@@ -184,7 +184,7 @@ int csd_cmd_decode(int argc, char **argv)
 	    csd_syms_load(&j.syms, a.vmlinux, j.d.kaslr_offset, a.lines) != CSD_OK)
 		goto out;
 	/* JSON lines leave whole, should the decoder crash (isolate.h). */
-	j.out = a.fmt == CSD_OUT_JSONL ? csd_safe_out_open() : stdout;
+	j.out = a.fmt == CSD_RENDER_JSONL ? csd_safe_out_open() : stdout;
 	j.r = csd_render_new(j.out, a.fmt, j.syms, (size_t)a.last, a.lines);
 	if (!j.r) {
 		csd_error("out of memory");
@@ -199,7 +199,7 @@ int csd_cmd_decode(int argc, char **argv)
 		iso.o.progress_ctx = &j.pr;
 	}
 	/* The text report is made at the end: made again without the damage. */
-	iso.again = a.fmt == CSD_OUT_TEXT;
+	iso.again = a.fmt == CSD_RENDER_TEXT;
 	err = csd_decode_isolated(&iso, &damaged);
 	if (err != CSD_OK)
 		rc = csd_exit_code(err);

@@ -4,17 +4,17 @@
  * each CPU) and for programs (JSON lines, one object per event, in trace
  * order).
  */
-#ifndef CSD_DECODE_OUT_H
-#define CSD_DECODE_OUT_H
+#ifndef CSD_RENDER_H
+#define CSD_RENDER_H
 
 #include <stdbool.h>
 #include <stdio.h>
 #include "decode/decode.h"
 #include "decode/symbols.h"
 
-enum csd_out_format {
-	CSD_OUT_TEXT,
-	CSD_OUT_JSONL,
+enum csd_render_format {
+	CSD_RENDER_TEXT,
+	CSD_RENDER_JSONL,
 };
 
 struct csd_render;
@@ -23,7 +23,7 @@ struct csd_render;
  * @syms may be NULL.  @last: text entries kept per CPU (0 = all).  With
  * @lines, ranges carry the source line of their first instruction.
  */
-struct csd_render *csd_render_new(FILE *f, enum csd_out_format fmt, struct csd_syms *syms,
+struct csd_render *csd_render_new(FILE *f, enum csd_render_format fmt, struct csd_syms *syms,
 				  size_t last, bool lines);
 /* A csd_ev_fn: pass the render as its context. */
 int csd_render_event(void *render, const struct csd_ev *ev);

@@ -1,53 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * csdump: rendering decoded events.
+ * csdump: JSON lines, one object per event, in trace order.
  *
  * JSON lines are formatted by hand into a large buffer: the decoder produces
  * a range every few hundred nanoseconds and printf() would cost more than the
  * decode.  Ranges are most of them, and the same few thousand come back
  * again and again: their text is kept and copied (see struct line_slot).
- * Text keeps, per trace ID, a ring of the last N entries, merging
- * consecutive ranges of one function into one entry.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "decode/decode_out.h"
-#include "core/diag.h"
+#include "core/trace_id.h"
+#include "decode/render_int.h"
 
 #define OUT_BUF		(64u * 1024u)
 #define LINE_WHOLE	4096u	/* room a line is started with */
-
-struct entry {
-	enum csd_ev_kind kind;
-	uint32_t n_instr;
-	uint32_t n_ranges;
-	uint32_t number;
-	uint8_t el;
-	uint64_t start, end;
-	const struct csd_sym *sym;
-};
 
 /* {"type":"no_image","cpu":N,"trace_id":N,"addr":" fits (json: 40 at most). */
 #define HEAD_MAX	80
 
 /* The events written in place, from a head made once per trace ID. */
 enum { FAST_RANGE, FAST_NACC, N_FAST };
-
-struct stream {
-	bool seen;
+struct json_stream {
 	uint8_t json_len;
 	char json[40];		/* ,"cpu":N,"trace_id":N */
 	uint8_t fast_len[N_FAST];
 	char fast[N_FAST][HEAD_MAX];	/* {"type":"range",...,"start":" */
 	int cpu;
-	uint8_t last_el;
-	uint64_t last_ctxid;
-	uint64_t ranges, instrs;
-	struct entry *ring;
-	size_t cap, head, count;	/* ring: oldest at head */
 };
 
 /*
@@ -70,79 +51,34 @@ struct line_slot {
 	uint8_t hot;		/* used since a miss last looked at it */
 	char text[LINE_KEEP + 8];	/* 192 bytes in all */
 };
-
-struct csd_render {
-	FILE *f;
-	enum csd_out_format fmt;
-	struct csd_syms *syms;
-	size_t last;
-	bool lines;
-	bool write_err;
-	bool nomem;
-	struct line_slot *lines_kept;	/* JSON lines: 1 << LINE_BITS */
+struct json_render {
+	struct csd_render base;
+	struct line_slot *lines_kept;	/* 1 << LINE_BITS */
 	bool pending;			/* held: a range or branch not yet written */
 	struct csd_ev held;
-	struct stream ids[CSD_TRACE_IDS];
+	struct json_stream ids[CSD_TRACE_IDS];
 	size_t pos;
 	char buf[OUT_BUF];
 };
 
-struct csd_render *csd_render_new(FILE *f, enum csd_out_format fmt, struct csd_syms *syms,
-				  size_t last, bool lines)
-{
-	struct csd_render *r = calloc(1, sizeof(*r));
-
-	if (!r)
-		return NULL;
-	r->f = f;
-	r->fmt = fmt;
-	r->syms = syms;
-	r->last = last;
-	r->lines = lines;
-	if (fmt == CSD_OUT_JSONL) {
-		size_t i, n = (size_t)1 << LINE_BITS;
-
-		r->lines_kept = malloc(n * sizeof(*r->lines_kept));
-		if (!r->lines_kept) {
-			free(r);
-			return NULL;
-		}
-		for (i = 0; i < n; i++)
-			r->lines_kept[i].kind = LINE_EMPTY;
-	}
-	return r;
-}
-
-void csd_render_free(struct csd_render *r)
-{
-	size_t i;
-
-	if (!r)
-		return;
-	for (i = 0; i < CSD_TRACE_IDS; i++)
-		free(r->ids[i].ring);
-	free(r->lines_kept);
-	free(r);
-}
-
 /* ---- the output buffer ------------------------------------------------ */
 
-static void out_flush(struct csd_render *r)
+static void out_flush(struct json_render *r)
 {
-	if (r->pos && fwrite(r->buf, 1, r->pos, r->f) != r->pos)
-		r->write_err = true;
+	if (r->pos && fwrite(r->buf, 1, r->pos, r->base.f) != r->pos)
+		r->base.write_err = true;
 	r->pos = 0;
 }
 
 /* Room for @n more bytes (n <= OUT_BUF). */
-static char *out_room(struct csd_render *r, size_t n)
+static char *out_room(struct json_render *r, size_t n)
 {
 	if (r->pos + n > OUT_BUF)
 		out_flush(r);
 	return r->buf + r->pos;
 }
 
-static void put_mem_slow(struct csd_render *r, const char *s, size_t n)
+static void put_mem_slow(struct json_render *r, const char *s, size_t n)
 {
 	while (n) {
 		size_t k = n < OUT_BUF / 2 ? n : OUT_BUF / 2;
@@ -154,7 +90,7 @@ static void put_mem_slow(struct csd_render *r, const char *s, size_t n)
 	}
 }
 
-static inline void put_mem(struct csd_render *r, const char *s, size_t n)
+static inline void put_mem(struct json_render *r, const char *s, size_t n)
 {
 	if (n <= OUT_BUF - r->pos) {
 		memcpy(r->buf + r->pos, s, n);
@@ -164,7 +100,7 @@ static inline void put_mem(struct csd_render *r, const char *s, size_t n)
 	put_mem_slow(r, s, n);
 }
 
-static void put_str(struct csd_render *r, const char *s)
+static void put_str(struct json_render *r, const char *s)
 {
 	put_mem(r, s, strlen(s));
 }
@@ -210,7 +146,7 @@ static inline char *hex_at(char *p, uint64_t v)
 	return p + 2 + n;
 }
 
-static void put_hex(struct csd_render *r, uint64_t v)
+static void put_hex(struct json_render *r, uint64_t v)
 {
 	char *p = out_room(r, 2 + 16);
 
@@ -235,7 +171,7 @@ static inline char *dec_at(char *p, uint64_t v)
 	return p + n;
 }
 
-static void put_dec(struct csd_render *r, int64_t sv)
+static void put_dec(struct json_render *r, int64_t sv)
 {
 	char *p = out_room(r, 21);
 
@@ -246,7 +182,7 @@ static void put_dec(struct csd_render *r, int64_t sv)
 }
 
 /* A JSON string; names come from untrusted ELF files, so escape them. */
-static void put_json_str(struct csd_render *r, const char *s)
+static void put_json_str(struct json_render *r, const char *s)
 {
 	static const char digits[] = "0123456789abcdef";
 
@@ -269,7 +205,7 @@ static void put_json_str(struct csd_render *r, const char *s)
 	put_mem(r, "\"", 1);
 }
 
-static void put_sym(struct csd_render *r, const struct csd_sym *sym, uint64_t addr)
+static void put_sym(struct json_render *r, const struct csd_sym *sym, uint64_t addr)
 {
 	if (sym->plain && sym->name_len < OUT_BUF / 4) {
 		char *p = out_room(r, sym->name_len + 2);
@@ -293,7 +229,7 @@ static void put_sym(struct csd_render *r, const struct csd_sym *sym, uint64_t ad
 
 #define PUT_LIT(r, s) put_mem(r, s, sizeof(s) - 1)
 
-static void json_addr_field(struct csd_render *r, const char *key, uint64_t addr)
+static void json_addr_field(struct json_render *r, const char *key, uint64_t addr)
 {
 	put_str(r, key);
 	put_mem(r, "\"", 1);
@@ -301,9 +237,9 @@ static void json_addr_field(struct csd_render *r, const char *key, uint64_t addr
 	put_mem(r, "\"", 1);
 }
 
-static void json_sym_fields(struct csd_render *r, uint64_t addr)
+static void json_sym_fields(struct json_render *r, uint64_t addr)
 {
-	const struct csd_sym *sym = csd_syms_lookup(r->syms, addr);
+	const struct csd_sym *sym = csd_syms_lookup(r->base.syms, addr);
 	const char *file;
 	int line;
 
@@ -311,7 +247,7 @@ static void json_sym_fields(struct csd_render *r, uint64_t addr)
 		PUT_LIT(r, ",\"sym\":");
 		put_sym(r, sym, addr);
 	}
-	if (r->lines && csd_syms_line(r->syms, addr, &file, &line)) {
+	if (r->base.lines && csd_syms_line(r->base.syms, addr, &file, &line)) {
 		PUT_LIT(r, ",\"line\":");
 		put_json_str(r, file);
 		r->pos--;
@@ -330,7 +266,7 @@ static const struct {
 };
 
 /* Make the JSON of stream @st for @ev's CPU. */
-static void json_stream_make(struct stream *st, const struct csd_ev *ev)
+static void json_stream_make(struct json_stream *st, const struct csd_ev *ev)
 {
 	size_t k;
 	int n;
@@ -356,9 +292,9 @@ static void json_stream_make(struct stream *st, const struct csd_ev *ev)
 }
 
 /* The stream of @ev's trace ID, its JSON made for @ev's CPU. */
-static inline struct stream *json_stream(struct csd_render *r, const struct csd_ev *ev)
+static inline struct json_stream *json_stream(struct json_render *r, const struct csd_ev *ev)
 {
-	struct stream *st = &r->ids[ev->trace_id & (CSD_TRACE_IDS - 1)];
+	struct json_stream *st = &r->ids[ev->trace_id & (CSD_TRACE_IDS - 1)];
 
 	if (!st->json_len || st->cpu != ev->cpu)
 		json_stream_make(st, ev);
@@ -366,14 +302,14 @@ static inline struct stream *json_stream(struct csd_render *r, const struct csd_
 }
 
 /* ,"cpu":N,"trace_id":N -- the same for every event of a trace ID. */
-static void json_stream_fields(struct csd_render *r, const struct csd_ev *ev)
+static void json_stream_fields(struct json_render *r, const struct csd_ev *ev)
 {
-	struct stream *st = json_stream(r, ev);
+	struct json_stream *st = json_stream(r, ev);
 
 	put_mem(r, st->json, st->json_len);
 }
 
-static void json_event_general(struct csd_render *r, const struct csd_ev *ev);
+static void json_event_general(struct json_render *r, const struct csd_ev *ev);
 
 /* Copy the literal @s to @p; returns the end. */
 #define LIT_AT(p, s) (memcpy(p, s, sizeof(s) - 1), (p) + sizeof(s) - 1)
@@ -411,7 +347,7 @@ static char *line_text(char *p, const struct csd_ev *ev, int k, const struct csd
 }
 
 /* The two slots where the text of @ev (kind @k) may be kept. */
-static inline void line_slots(struct csd_render *r, const struct csd_ev *ev, int k,
+static inline void line_slots(struct json_render *r, const struct csd_ev *ev, int k,
 			      struct line_slot **c, struct line_slot **c2)
 {
 	uint64_t end = k == FAST_RANGE ? ev->end : 0;
@@ -426,11 +362,11 @@ static inline void line_slots(struct csd_render *r, const struct csd_ev *ev, int
  * the stream's head, then the rest of the line as kept from its last time.
  * The same bytes as the general path, json_event_general(), would give.
  */
-static void json_fast(struct csd_render *r, const struct csd_ev *ev, int k)
+static void json_fast(struct json_render *r, const struct csd_ev *ev, int k)
 {
 	uint64_t end = k == FAST_RANGE ? ev->end : 0;
 	uint32_t n = k == FAST_RANGE ? ev->n_instr : 0;
-	struct stream *st = json_stream(r, ev);
+	struct json_stream *st = json_stream(r, ev);
 	struct line_slot *c, *c2;
 	const struct csd_sym *sym;
 	char *p, *q;
@@ -451,8 +387,8 @@ static void json_fast(struct csd_render *r, const struct csd_ev *ev, int k)
 		r->pos = (size_t)(p + c->len - r->buf);
 		return;
 	}
-	sym = csd_syms_lookup(r->syms, ev->start);
-	if (r->lines || (sym && (!sym->plain || sym->name_len > OUT_BUF / 4))) {
+	sym = csd_syms_lookup(r->base.syms, ev->start);
+	if (r->base.lines || (sym && (!sym->plain || sym->name_len > OUT_BUF / 4))) {
 		json_event_general(r, ev);
 		return;
 	}
@@ -490,7 +426,7 @@ static const struct {
 };
 #undef JSON_TYPE
 
-static void json_type_field(struct csd_render *r, enum csd_ev_kind kind)
+static void json_type_field(struct json_render *r, enum csd_ev_kind kind)
 {
 	if ((size_t)kind >= sizeof(json_types) / sizeof(json_types[0]) || !json_types[kind].s)
 		kind = CSD_EV_EOT;
@@ -498,7 +434,7 @@ static void json_type_field(struct csd_render *r, enum csd_ev_kind kind)
 }
 
 /* Any event, field by field. */
-static void json_event_general(struct csd_render *r, const struct csd_ev *ev)
+static void json_event_general(struct json_render *r, const struct csd_ev *ev)
 {
 	const char *name;
 
@@ -556,215 +492,8 @@ static void json_event_general(struct csd_render *r, const struct csd_ev *ev)
 	PUT_LIT(r, "}\n");
 }
 
-/* ---- text --------------------------------------------------------------- */
-
-static struct entry *ring_newest(struct stream *st)
-{
-	if (!st->count)
-		return NULL;
-	return &st->ring[(st->head + st->count - 1) % st->cap];
-}
-
-/* A slot for a new entry (the oldest is dropped when full); NULL on ENOMEM. */
-static struct entry *ring_push(struct csd_render *r, struct stream *st)
-{
-	if (st->count == st->cap) {
-		if (r->last && st->cap == r->last) {
-			st->head = (st->head + 1) % st->cap;
-			st->count--;
-		} else {
-			size_t cap = r->last ? r->last : (st->cap ? st->cap * 2 : 256);
-			struct entry *v = realloc(st->ring, cap * sizeof(*v));
-
-			if (!v)
-				return NULL;
-			/* Only ever grows before wrapping: head is still 0. */
-			st->ring = v;
-			st->cap = cap;
-		}
-	}
-	st->count++;
-	return memset(ring_newest(st), 0, sizeof(struct entry));
-}
-
-static int text_event(struct csd_render *r, const struct csd_ev *ev)
-{
-	struct stream *st = &r->ids[ev->trace_id & (CSD_TRACE_IDS - 1)];
-	const struct csd_sym *sym = NULL;
-	struct entry *e;
-
-	if (!st->seen) {
-		st->seen = true;
-		st->cpu = ev->cpu;
-		st->last_el = 0xfe;
-	}
-	switch (ev->kind) {
-	case CSD_EV_EOT:
-		return 0;
-	case CSD_EV_CONTEXT:
-		if (ev->el == st->last_el && ev->ctxid == st->last_ctxid)
-			return 0;
-		st->last_el = ev->el;
-		st->last_ctxid = ev->ctxid;
-		break;
-	case CSD_EV_RANGE:
-		st->ranges++;
-		st->instrs += ev->n_instr;
-		sym = csd_syms_lookup(r->syms, ev->start);
-		e = ring_newest(st);
-		if (sym && e && e->kind == CSD_EV_RANGE && e->sym == sym) {
-			e->end = ev->end;
-			e->n_instr += ev->n_instr;
-			e->n_ranges++;
-			return 0;
-		}
-		break;
-	case CSD_EV_NACC:
-		/* Runs of targets outside the image (user space...) make one entry. */
-		e = ring_newest(st);
-		if (e && e->kind == CSD_EV_NACC) {
-			e->end = ev->start;
-			e->n_ranges++;
-			return 0;
-		}
-		break;
-	default:
-		break;
-	}
-	e = ring_push(r, st);
-	if (!e) {
-		r->nomem = true;
-		return 1;
-	}
-	e->kind = ev->kind;
-	e->start = ev->start;
-	e->end = ev->end;
-	e->n_instr = ev->n_instr;
-	e->n_ranges = 1;
-	e->number = ev->number;
-	e->el = ev->el;
-	e->sym = sym;
-	return 0;
-}
-
-/* " name+0xoff" into @buf, or "" when @addr has no symbol. */
-static void text_sym(struct csd_render *r, char *buf, size_t len, uint64_t addr)
-{
-	buf[0] = ' ';
-	if (!csd_syms_format(r->syms, addr, buf + 1, len - 1))
-		buf[0] = '\0';
-}
-
-static void text_entry(struct csd_render *r, const struct entry *e)
-{
-	char a[256], b[256];
-	const char *name;
-	const char *file;
-	int line;
-
-	switch (e->kind) {
-	case CSD_EV_RANGE:
-		text_sym(r, a, sizeof(a), e->start);
-		if (e->n_ranges == 1) {
-			fprintf(r->f, "  %016" PRIx64 "-%016" PRIx64 " %6" PRIu32 " instr %s",
-				e->start, e->end, e->n_instr, a);
-		} else {
-			/* One function, several ranges: where it began and where it ended. */
-			snprintf(b, sizeof(b), "(%" PRIu32 " ranges)", e->n_ranges);
-			fprintf(r->f, "  %016" PRIx64 " %-16s %6" PRIu32 " instr %s", e->start, b,
-				e->n_instr, a);
-			text_sym(r, b, sizeof(b), e->end - 4);
-			fprintf(r->f, " ..%s", b);
-		}
-		if (r->lines && csd_syms_line(r->syms, e->start, &file, &line))
-			fprintf(r->f, "  %s:%d", file, line);
-		fputc('\n', r->f);
-		break;
-	case CSD_EV_NACC:
-		text_sym(r, a, sizeof(a), e->start);
-		if (e->n_ranges == 1) {
-			fprintf(r->f, "  -- branch to code not in the image: %016" PRIx64 "%s\n",
-				e->start, a);
-			break;
-		}
-		text_sym(r, b, sizeof(b), e->end);
-		fprintf(r->f, "  -- %" PRIu32 " branches to code not in the image: %016" PRIx64
-			"%s .. %016" PRIx64 "%s\n", e->n_ranges, e->start, a, e->end, b);
-		break;
-	case CSD_EV_EXCEPTION:
-		name = csd_exception_name(e->number);
-		fprintf(r->f, "  -- exception %" PRIu32 " (%s)", e->number, name ? name : "?");
-		if (e->end) {
-			text_sym(r, a, sizeof(a), e->end);
-			fprintf(r->f, ", returns to %016" PRIx64 "%s", e->end, a);
-		}
-		fputc('\n', r->f);
-		break;
-	case CSD_EV_EXC_RETURN:
-		fprintf(r->f, "  -- exception return\n");
-		break;
-	case CSD_EV_TRACE_ON:
-		fprintf(r->f, "  -- gap: trace on (%s)\n", csd_trace_on_reason(e->number));
-		break;
-	case CSD_EV_NO_SYNC:
-		fprintf(r->f, "  -- gap: decoder not in sync (%s)\n", csd_unsync_reason(e->number));
-		break;
-	case CSD_EV_CONTEXT:
-		if (e->el != 0xff)
-			fprintf(r->f, "  -- context: EL%u\n", e->el);
-		break;
-	case CSD_EV_EOT:
-		break;
-	}
-}
-
-static int stream_cmp(const void *a, const void *b)
-{
-	const struct stream *x = *(const struct stream * const *)a;
-	const struct stream *y = *(const struct stream * const *)b;
-
-	if (x->cpu != y->cpu)
-		return x->cpu < y->cpu ? -1 : 1;
-	return x < y ? -1 : x > y;
-}
-
-static void text_report(struct csd_render *r)
-{
-	struct stream *order[CSD_TRACE_IDS];
-	size_t n = 0, i, k;
-
-	for (i = 0; i < CSD_TRACE_IDS; i++)
-		if (r->ids[i].seen)
-			order[n++] = &r->ids[i];
-	qsort(order, n, sizeof(order[0]), stream_cmp);
-	for (i = 0; i < n; i++) {
-		struct stream *st = order[i];
-
-		if (i)
-			fputc('\n', r->f);
-		if (st->cpu >= 0)
-			fprintf(r->f, "CPU %d", st->cpu);
-		else
-			fprintf(r->f, "CPU ?");
-		fprintf(r->f, " (trace ID 0x%02zx): %" PRIu64 " ranges, %" PRIu64 " instructions",
-			(size_t)(st - r->ids), st->ranges, st->instrs);
-		if (!st->count) {
-			fprintf(r->f, "; no trace\n");
-			continue;
-		}
-		fprintf(r->f, "; %s %zu entries, newest last:\n", r->last ? "the last" : "all",
-			st->count);
-		for (k = 0; k < st->count; k++)
-			text_entry(r, &st->ring[(st->head + k) % st->cap]);
-	}
-	if (!n)
-		fprintf(r->f, "no trace decoded\n");
-}
-
-/* ---- interface ------------------------------------------------------------ */
-
-/* Write the range or branch held back by csd_render_event(), if any. */
-static void json_pending(struct csd_render *r)
+/* Write the range or branch held back by json_render_event(), if any. */
+static void json_pending(struct json_render *r)
 {
 	if (!r->pending)
 		return;
@@ -775,17 +504,15 @@ static void json_pending(struct csd_render *r)
 		json_fast(r, &r->held, FAST_NACC);
 }
 
-int csd_render_event(void *p, const struct csd_ev *ev)
+static int json_render_event(struct csd_render *base, const struct csd_ev *ev)
 {
-	struct csd_render *r = p;
+	struct json_render *r = (struct json_render *)base;
 	struct line_slot *c, *c2;
 
-	if (r->fmt != CSD_OUT_JSONL)
-		return text_event(r, ev);
 	json_pending(r);
 	if (ev->kind != CSD_EV_RANGE && ev->kind != CSD_EV_NACC) {
 		json_event_general(r, ev);
-		return r->write_err;
+		return r->base.write_err;
 	}
 	/*
 	 * Hold a range back until the next event, its slots on their way into
@@ -798,22 +525,45 @@ int csd_render_event(void *p, const struct csd_ev *ev)
 	__builtin_prefetch(c2);
 	r->held = *ev;
 	r->pending = true;
-	return r->write_err;
+	return r->base.write_err;
 }
 
-bool csd_render_finish(struct csd_render *r)
+static void json_render_finish(struct csd_render *base)
 {
-	if (r->fmt == CSD_OUT_JSONL) {
-		json_pending(r);
-		out_flush(r);
+	struct json_render *r = (struct json_render *)base;
+
+	json_pending(r);
+	out_flush(r);
+}
+
+static void json_render_free(struct csd_render *base)
+{
+	struct json_render *r = (struct json_render *)base;
+
+	free(r->lines_kept);
+	free(r);
+}
+
+static const struct csd_render_ops json_ops = {
+	.event = json_render_event,
+	.finish = json_render_finish,
+	.free = json_render_free,
+};
+
+struct csd_render *csd_render_json_new(FILE *f, struct csd_syms *syms, bool lines)
+{
+	struct json_render *r = calloc(1, sizeof(*r));
+	size_t i, n = (size_t)1 << LINE_BITS;
+
+	if (!r)
+		return NULL;
+	r->base = (struct csd_render){ .ops = &json_ops, .f = f, .syms = syms, .lines = lines };
+	r->lines_kept = malloc(n * sizeof(*r->lines_kept));
+	if (!r->lines_kept) {
+		free(r);
+		return NULL;
 	}
-	else
-		text_report(r);
-	if (fflush(r->f) || ferror(r->f))
-		r->write_err = true;
-	if (r->nomem)
-		csd_error("out of memory: the report stops where the decode was stopped");
-	else if (r->write_err)
-		csd_error("writing the output failed");
-	return !r->write_err && !r->nomem;
+	for (i = 0; i < n; i++)
+		r->lines_kept[i].kind = LINE_EMPTY;
+	return &r->base;
 }

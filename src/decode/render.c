@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * csdump: rendering decoded events, text (render_text.c) or JSON lines
+ * (render_json.c): the interface, and how either reports a failure.
+ */
+#include "core/diag.h"
+#include "decode/render_int.h"
+
+struct csd_render *csd_render_new(FILE *f, enum csd_render_format fmt, struct csd_syms *syms,
+				  size_t last, bool lines)
+{
+	if (fmt == CSD_RENDER_JSONL)
+		return csd_render_json_new(f, syms, lines);
+	return csd_render_text_new(f, syms, last, lines);
+}
+
+void csd_render_free(struct csd_render *r)
+{
+	if (r)
+		r->ops->free(r);
+}
+
+int csd_render_event(void *p, const struct csd_ev *ev)
+{
+	struct csd_render *r = p;
+
+	return r->ops->event(r, ev);
+}
+
+bool csd_render_finish(struct csd_render *r)
+{
+	r->ops->finish(r);
+	if (fflush(r->f) || ferror(r->f))
+		r->write_err = true;
+	if (r->nomem)
+		csd_error("out of memory: the report stops where the decode was stopped");
+	else if (r->write_err)
+		csd_error("writing the output failed");
+	return !r->write_err && !r->nomem;
+}
