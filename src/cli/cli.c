@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "cli/cmds.h"
 #include "decode/program.h"
+#include "decode/vmlinux.h"
 #include "format/input.h"
 
 struct csd_cmd {
@@ -92,15 +93,21 @@ int csd_exit_code(enum csd_err err)
  * code when the input carries no memory of its own.  Returns an exit code:
  * 0, CSD_EXIT_PARTIAL (some records skipped) or a failure.
  */
-int csd_cli_load(const char *input, const char *vmlinux, struct csd_dump *d)
+int csd_cli_load(const char *input, const char *vmlinux, struct csd_dump *d,
+		 struct csd_vmlinux **vm)
 {
 	struct csd_input_status st = { 0 };
 	enum csd_err err = csd_input_load(input, d, &st);
 
+	*vm = NULL;
 	if (err != CSD_OK)
 		return csd_exit_code(err);
 	if (vmlinux) {
-		err = csd_program_from_vmlinux(d, input, vmlinux);
+		err = csd_vmlinux_open(vmlinux, vm);
+		if (err == CSD_OK)
+			err = csd_vmlinux_check(*vm);
+		if (err == CSD_OK)
+			err = csd_program_from_vmlinux(d, input, *vm);
 		if (err != CSD_OK)
 			return csd_exit_code(err);
 	}

@@ -26,12 +26,15 @@ int csd_exit_code(enum csd_err err);
 int csd_cli_main(int argc, char **argv);
 
 struct csd_dump;
+struct csd_vmlinux;
 
 /*
- * Any input (vmcore, extract directory, snapshot) into @d, plus vmlinux's
- * code when the input carries no memory of its own.  Returns an exit code:
- * 0, CSD_EXIT_PARTIAL (some records skipped) or a failure.
+ * Any input (vmcore, extract directory, snapshot) into @d, then, with
+ * @vmlinux, vmlinux opened once into *@vm (close it even on failure) and its
+ * code added when the input carries no memory of its own.  Returns an exit
+ * code: 0, CSD_EXIT_PARTIAL (some records skipped) or a failure.
  */
-int csd_cli_load(const char *input, const char *vmlinux, struct csd_dump *d);
+int csd_cli_load(const char *input, const char *vmlinux, struct csd_dump *d,
+		 struct csd_vmlinux **vm);
 
 #endif

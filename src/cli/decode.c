@@ -133,6 +133,7 @@ usage:
 /* What a decode works on; job_free() frees it. */
 struct decode_job {
 	struct csd_dump d;
+	struct csd_vmlinux *vm;
 	struct csd_syms *syms;
 	struct csd_render *r;
 	FILE *out;		/* the render's: stdout, or csd_safe_out_open() */
@@ -145,6 +146,7 @@ static void job_free(void *p)
 
 	csd_render_free(j->r);
 	csd_syms_free(j->syms);
+	csd_vmlinux_close(j->vm);
 	csd_dump_free(&j->d);
 	if (j->out && j->out != stdout)
 		fclose(j->out);
@@ -171,7 +173,7 @@ int csd_cmd_decode(int argc, char **argv)
 	rc = decode_parse(argc, argv, &a);
 	if (rc >= 0)
 		return rc;
-	partial = csd_cli_load(a.input, a.vmlinux, &j.d);
+	partial = csd_cli_load(a.input, a.vmlinux, &j.d, &j.vm);
 	if (partial && partial != CSD_EXIT_PARTIAL) {
 		rc = partial;
 		goto out;
@@ -180,8 +182,7 @@ int csd_cmd_decode(int argc, char **argv)
 	if (!j.d.n_segs)
 		csd_warn("%s: no program image (give --vmlinux): only gaps and addresses "
 			 "can be decoded", a.input);
-	if (a.vmlinux &&
-	    csd_syms_load(&j.syms, a.vmlinux, j.d.kaslr_offset, a.lines) != CSD_OK)
+	if (j.vm && csd_syms_load(&j.syms, j.vm, j.d.kaslr_offset, a.lines) != CSD_OK)
 		goto out;
 	/* JSON lines leave whole, should the decoder crash (isolate.h). */
 	j.out = a.fmt == CSD_RENDER_JSONL ? csd_safe_out_open() : stdout;

@@ -6,6 +6,7 @@
 #include "cli/cli.h"
 #include "cli/cmds.h"
 #include "core/dump.h"
+#include "decode/vmlinux.h"
 #include "format/snapshot.h"
 
 static const char snapshot_usage[] =
@@ -23,6 +24,7 @@ int csd_cmd_snapshot(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out = NULL, *vmlinux = NULL;
+	struct csd_vmlinux *vm = NULL;
 	struct csd_dump d = { 0 };
 	int c, rc;
 
@@ -47,7 +49,7 @@ int csd_cmd_snapshot(int argc, char **argv)
 		fputs(snapshot_usage, stderr);
 		return CSD_EXIT_USAGE;
 	}
-	rc = csd_cli_load(argv[optind], vmlinux, &d);
+	rc = csd_cli_load(argv[optind], vmlinux, &d, &vm);
 	if (!rc || rc == CSD_EXIT_PARTIAL) {
 		enum csd_err err = csd_snapshot_write(&d, out);
 
@@ -57,5 +59,6 @@ int csd_cmd_snapshot(int argc, char **argv)
 			printf("snapshot: %s (trc_pkt_lister -ss_dir %s -decode)\n", out, out);
 	}
 	csd_dump_free(&d);
+	csd_vmlinux_close(vm);
 	return rc;
 }

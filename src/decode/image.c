@@ -139,62 +139,18 @@ static enum csd_err add_seg(struct csd_dump *d, const char *path, int fd, const 
 	return CSD_OK;
 }
 
-/* Open @path and begin reading it with libelf; reported on failure. */
-static enum csd_err elf_open(const char *path, int *fd, Elf **elf)
+enum csd_err csd_image_add_vmlinux(struct csd_dump *d, const struct csd_vmlinux *vm,
+				   uint64_t offset)
 {
-	elf_version(EV_CURRENT);
-	*elf = NULL;
-	*fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (*fd < 0) {
-		csd_error("%s: %s", path, strerror(errno));
-		return CSD_ERR_IO;
-	}
-	*elf = elf_begin(*fd, ELF_C_READ, NULL);
-	return CSD_OK;
-}
-
-static void elf_close(int fd, Elf *elf)
-{
-	if (elf)
-		elf_end(elf);
-	close(fd);
-}
-
-enum csd_err csd_image_check_vmlinux(const char *path)
-{
-	GElf_Ehdr eh;
-	Elf *elf;
-	int fd;
-	enum csd_err err = elf_open(path, &fd, &elf);
-
-	if (err)
-		return err;
-	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
-		csd_error("%s: not an ELF file (%s)", path, elf_errmsg(-1));
-		err = CSD_ERR_FORMAT;
-	} else if (eh.e_machine != EM_AARCH64 || gelf_getclass(elf) != ELFCLASS64) {
-		csd_error("%s: an ELF file for machine %u%s, not an AArch64 (%u) vmlinux", path,
-			  eh.e_machine, eh.e_machine == EM_X86_64 ? " (x86-64)" : "", EM_AARCH64);
-		err = CSD_ERR_ARCH;
-	}
-	elf_close(fd, elf);
-	return err;
-}
-
-enum csd_err csd_image_add_vmlinux(struct csd_dump *d, const char *path, uint64_t offset)
-{
+	const char *path = vm->path;
+	Elf *elf = vm->elf;
+	enum csd_err err = CSD_OK;
 	size_t nph, i, added = 0;
-	Elf *elf;
-	int fd;
-	enum csd_err err = elf_open(path, &fd, &elf);
 
-	if (err)
-		return err;
 	if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getphdrnum(elf, &nph)) {
 		csd_error("%s: not an ELF file with program headers (%s)", path,
 			elf_errmsg(-1));
-		err = CSD_ERR_FORMAT;
-		goto out;
+		return CSD_ERR_FORMAT;
 	}
 	for (i = 0; i < nph && err == CSD_OK; i++) {
 		GElf_Phdr ph;
@@ -207,34 +163,28 @@ enum csd_err csd_image_add_vmlinux(struct csd_dump *d, const char *path, uint64_
 		/* Code only: the decoder never reads data. */
 		if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_X) || !ph.p_filesz)
 			continue;
-		err = add_seg(d, path, fd, &ph, offset);
+		err = add_seg(d, path, vm->fd, &ph, offset);
 		added += err == CSD_OK;
 	}
 	if (err == CSD_OK && !added) {
 		csd_error("%s: no executable PT_LOAD segment", path);
 		err = CSD_ERR_FORMAT;
 	}
-out:
-	elf_close(fd, elf);
 	return err;
 }
 
-enum csd_err csd_image_vmlinux_text(const char *path, uint64_t offset, struct csd_span *spans,
-				    size_t *n)
+enum csd_err csd_image_vmlinux_text(const struct csd_vmlinux *vm, uint64_t offset,
+				    struct csd_span *spans, size_t *n)
 {
-	size_t shstrndx;
+	const char *path = vm->path;
+	Elf *elf = vm->elf;
 	Elf_Scn *scn = NULL;
-	Elf *elf;
-	int fd;
-	enum csd_err err = elf_open(path, &fd, &elf);
+	size_t shstrndx;
 
 	*n = 0;
-	if (err)
-		return err;
 	if (!elf || elf_getshdrstrndx(elf, &shstrndx)) {
 		csd_error("%s: no section headers (%s)", path, elf_errmsg(-1));
-		err = CSD_ERR_FORMAT;
-		goto out;
+		return CSD_ERR_FORMAT;
 	}
 	while ((scn = elf_nextscn(elf, scn)) && *n < CSD_TEXT_SPANS_MAX) {
 		GElf_Shdr sh;
@@ -258,9 +208,7 @@ enum csd_err csd_image_vmlinux_text(const char *path, uint64_t offset, struct cs
 		spans[*n].hi = sh.sh_addr + offset + sh.sh_size;
 		++*n;
 	}
-out:
-	elf_close(fd, elf);
-	return err;
+	return CSD_OK;
 }
 
 #define OVERLAY_PAGE 4096u

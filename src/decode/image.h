@@ -12,6 +12,7 @@
 #include "core/csd_err.h"
 #include "core/dump.h"
 #include "core/mem.h"
+#include "decode/vmlinux.h"
 
 /* A sorted, read-only view of segments that it does not own. */
 struct csd_image {
@@ -28,16 +29,11 @@ void csd_image_release(struct csd_image *im);
 size_t csd_image_read(struct csd_image *im, uint64_t addr, void *buf, size_t len);
 
 /*
- * Is @path an ELF file for AArch64 (64-bit)?  CSD_ERR_FORMAT if not ELF,
- * CSD_ERR_ARCH for another machine, each reported naming @path.
- */
-enum csd_err csd_image_check_vmlinux(const char *path);
-
-/*
  * Append vmlinux's executable PT_LOAD segments to @d's image, each at its
- * link address + @offset (the KASLR offset).  Messages name @path.
+ * link address + @offset (the KASLR offset).  Messages name vmlinux.
  */
-enum csd_err csd_image_add_vmlinux(struct csd_dump *d, const char *path, uint64_t offset);
+enum csd_err csd_image_add_vmlinux(struct csd_dump *d, const struct csd_vmlinux *vm,
+				   uint64_t offset);
 
 /* A range of runtime addresses, [lo, hi). */
 struct csd_span {
@@ -47,14 +43,14 @@ struct csd_span {
 #define CSD_TEXT_SPANS_MAX 16
 
 /*
- * The code of vmlinux @path that stays in memory while the kernel runs: its
+ * The code of vmlinux @vm that stays in memory while the kernel runs: its
  * executable sections (SHF_ALLOC | SHF_EXECINSTR) but .init* and .exit*,
  * which are freed after boot and whose pages the vmcore holds reused for
  * anything.  At most CSD_TEXT_SPANS_MAX spans, each at its link address +
  * @offset, into @spans; their number into @n.
  */
-enum csd_err csd_image_vmlinux_text(const char *path, uint64_t offset, struct csd_span *spans,
-				    size_t *n);
+enum csd_err csd_image_vmlinux_text(const struct csd_vmlinux *vm, uint64_t offset,
+				    struct csd_span *spans, size_t *n);
 
 /*
  * Replace the bytes of segments @first.. of @d with the running kernel's, read

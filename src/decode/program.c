@@ -16,7 +16,7 @@
  * For a vmcore, the kernel text as it ran (patched by the kernel) replaces
  * vmlinux's where the vmcore holds it.  Best effort: vmlinux stays otherwise.
  */
-static void overlay_vmcore(const char *input, const char *vmlinux, struct csd_dump *d)
+static void overlay_vmcore(const char *input, const struct csd_vmlinux *vm, struct csd_dump *d)
 {
 	struct csd_span text[CSD_TEXT_SPANS_MAX];
 	size_t pages = 0, words = 0, n_text;
@@ -24,7 +24,7 @@ static void overlay_vmcore(const char *input, const char *vmlinux, struct csd_du
 	struct stat sb;
 
 	if (stat(input, &sb) || !S_ISREG(sb.st_mode) ||
-	    csd_image_vmlinux_text(vmlinux, d->kaslr_offset, text, &n_text) != CSD_OK ||
+	    csd_image_vmlinux_text(vm, d->kaslr_offset, text, &n_text) != CSD_OK ||
 	    !n_text || csd_vmcore_open(input, &m) != CSD_OK)
 		return;
 	if (csd_image_overlay_mem(d, 0, &m, text, n_text, &pages, &words) == CSD_OK && pages)
@@ -35,18 +35,15 @@ static void overlay_vmcore(const char *input, const char *vmlinux, struct csd_du
 }
 
 enum csd_err csd_program_from_vmlinux(struct csd_dump *d, const char *input,
-				      const char *vmlinux)
+				      const struct csd_vmlinux *vm)
 {
 	enum csd_err err;
 
-	err = csd_image_check_vmlinux(vmlinux);
-	if (err != CSD_OK)
-		return err;
 	if (!d->n_segs) {
-		err = csd_image_add_vmlinux(d, vmlinux, d->kaslr_offset);
+		err = csd_image_add_vmlinux(d, vm, d->kaslr_offset);
 		if (err != CSD_OK)
 			return err;
-		overlay_vmcore(input, vmlinux, d);
+		overlay_vmcore(input, vm, d);
 	}
 	return CSD_OK;
 }

@@ -9,14 +9,14 @@
 
 #include "core/csd_err.h"
 #include "core/dump.h"
+#include "decode/vmlinux.h"
 
 /*
- * Check that @vmlinux is an AArch64 ELF file; when @d (loaded from @input)
- * has no program image, give it vmlinux's code at its runtime addresses, and,
- * for a vmcore @input, the kernel text as it ran where the vmcore holds it
- * (best effort).  Messages name the files.
+ * When @d (loaded from @input) has no program image, give it vmlinux's code
+ * at its runtime addresses, and, for a vmcore @input, the kernel text as it
+ * ran where the vmcore holds it (best effort).  Messages name the files.
  */
 enum csd_err csd_program_from_vmlinux(struct csd_dump *d, const char *input,
-				      const char *vmlinux);
+				      const struct csd_vmlinux *vm);
 
 #endif

@@ -40,8 +40,6 @@ struct csd_syms {
 		bool valid;
 	} hits[HIT_CACHE];
 	/* --lines */
-	int fd;
-	Elf *elf;
 	Dwarf *dw;
 	uint64_t line_addr;
 	const char *line_file;
@@ -173,8 +171,8 @@ static enum csd_err syms_from_elf(struct csd_syms *s, Elf *elf, const char *path
 	return CSD_ERR_FORMAT;
 }
 
-enum csd_err csd_syms_load(struct csd_syms **out, const char *path, uint64_t offset,
-			   bool lines)
+enum csd_err csd_syms_load(struct csd_syms **out, const struct csd_vmlinux *vm,
+			   uint64_t offset, bool lines)
 {
 	struct csd_syms *s;
 	enum csd_err err;
@@ -184,33 +182,19 @@ enum csd_err csd_syms_load(struct csd_syms **out, const char *path, uint64_t off
 	if (!s)
 		return CSD_ERR_NOMEM;
 	s->offset = offset;
-	elf_version(EV_CURRENT);
-	s->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (s->fd < 0) {
-		csd_error("%s: %s", path, strerror(errno));
-		free(s);
-		return CSD_ERR_IO;
-	}
-	s->elf = elf_begin(s->fd, ELF_C_READ_MMAP, NULL);
-	if (!s->elf || elf_kind(s->elf) != ELF_K_ELF) {
-		csd_error("%s: not an ELF file (%s)", path, elf_errmsg(-1));
+	if (!vm->elf || elf_kind(vm->elf) != ELF_K_ELF) {
+		csd_error("%s: not an ELF file (%s)", vm->path, elf_errmsg(-1));
 		err = CSD_ERR_FORMAT;
 		goto fail;
 	}
-	err = syms_from_elf(s, s->elf, path);
+	err = syms_from_elf(s, vm->elf, vm->path);
 	if (err != CSD_OK)
 		goto fail;
 	syms_sort(s);
 	if (lines) {
-		s->dw = dwarf_begin_elf(s->elf, DWARF_C_READ, NULL);
+		s->dw = dwarf_begin_elf(vm->elf, DWARF_C_READ, NULL);
 		if (!s->dw)
-			csd_warn("%s: no DWARF (%s): no source lines", path, dwarf_errmsg(-1));
-	}
-	if (!s->dw) {
-		elf_end(s->elf);
-		s->elf = NULL;
-		close(s->fd);
-		s->fd = -1;
+			csd_warn("%s: no DWARF (%s): no source lines", vm->path, dwarf_errmsg(-1));
 	}
 	*out = s;
 	return CSD_OK;
@@ -225,10 +209,6 @@ void csd_syms_free(struct csd_syms *s)
 		return;
 	if (s->dw)
 		dwarf_end(s->dw);
-	if (s->elf)
-		elf_end(s->elf);
-	if (s->fd >= 0)
-		close(s->fd);
 	free(s->v);
 	free(s->strtab);
 	free(s);

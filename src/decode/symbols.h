@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "core/csd_err.h"
+#include "decode/vmlinux.h"
 
 struct csd_syms;
 
@@ -22,11 +23,12 @@ struct csd_sym {
 };
 
 /*
- * Load the function symbols of ELF file @path; @offset is added to every
- * address.  With @lines, keep the file open for csd_syms_line().
+ * Load the function symbols of vmlinux @vm; @offset is added to every
+ * address.  With @lines, csd_syms_line() reads @vm's DWARF: @vm must then
+ * outlive the symbols.
  */
-enum csd_err csd_syms_load(struct csd_syms **out, const char *path, uint64_t offset,
-			   bool lines);
+enum csd_err csd_syms_load(struct csd_syms **out, const struct csd_vmlinux *vm,
+			   uint64_t offset, bool lines);
 void csd_syms_free(struct csd_syms *s);
 
 size_t csd_syms_count(const struct csd_syms *s);

@@ -25,8 +25,10 @@
 #include "core/dump.h"
 #include "decode/image.h"
 #include "decode/symbols.h"
+#include "decode/vmlinux.h"
 
-static int cmd_syms(const char *elf, uint64_t off, int n, char **addrs, int lines)
+static int cmd_syms(const struct csd_vmlinux *elf, uint64_t off, int n, char **addrs,
+		    int lines)
 {
 	struct csd_syms *s;
 	int i;
@@ -50,7 +52,7 @@ static int cmd_syms(const char *elf, uint64_t off, int n, char **addrs, int line
 	return 0;
 }
 
-static int cmd_image(const char *elf, uint64_t off)
+static int cmd_image(const struct csd_vmlinux *elf, uint64_t off)
 {
 	struct csd_dump d = { 0 };
 	struct csd_image im;
@@ -128,7 +130,7 @@ static enum csd_err fake_read(void *priv, enum csd_space space, uint64_t addr, v
 	return CSD_OK;
 }
 
-static int cmd_overlay(const char *elf, uint64_t off, bool text_only)
+static int cmd_overlay(const struct csd_vmlinux *elf, uint64_t off, bool text_only)
 {
 	static const struct csd_mem_ops ops = { .read = fake_read };
 	struct csd_mem m = { .ops = &ops };
@@ -151,6 +153,24 @@ static int cmd_overlay(const char *elf, uint64_t off, bool text_only)
 	return 0;
 }
 
+/* Run @cmd on vmlinux @path, opened once. */
+static int with_elf(const char *cmd, const char *path, uint64_t off, int argc, char **argv)
+{
+	struct csd_vmlinux *vm;
+	int rc;
+
+	if (csd_vmlinux_open(path, &vm) != CSD_OK)
+		return 1;
+	if (!strcmp(cmd, "syms") || !strcmp(cmd, "lines"))
+		rc = cmd_syms(vm, off, argc - 4, argv + 4, !strcmp(cmd, "lines"));
+	else if (!strcmp(cmd, "image"))
+		rc = cmd_image(vm, off);
+	else
+		rc = cmd_overlay(vm, off, !strcmp(cmd, "overlay-text"));
+	csd_vmlinux_close(vm);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t off;
@@ -158,18 +178,13 @@ int main(int argc, char **argv)
 	if (argc < 3)
 		goto usage;
 	off = argc > 3 ? strtoull(argv[3], NULL, 0) : 0;
-	if (!strcmp(argv[1], "syms"))
-		return cmd_syms(argv[2], off, argc - 4, argv + 4, 0);
-	if (!strcmp(argv[1], "lines"))
-		return cmd_syms(argv[2], off, argc - 4, argv + 4, 1);
-	if (!strcmp(argv[1], "image") && argc == 4)
-		return cmd_image(argv[2], off);
+	if (!strcmp(argv[1], "syms") || !strcmp(argv[1], "lines"))
+		return with_elf(argv[1], argv[2], off, argc, argv);
+	if ((!strcmp(argv[1], "image") || !strcmp(argv[1], "overlay") ||
+	     !strcmp(argv[1], "overlay-text")) && argc == 4)
+		return with_elf(argv[1], argv[2], off, argc, argv);
 	if (!strcmp(argv[1], "lookup"))
 		return cmd_lookup(argv[2], argc - 3, argv + 3);
-	if (!strcmp(argv[1], "overlay") && argc == 4)
-		return cmd_overlay(argv[2], off, false);
-	if (!strcmp(argv[1], "overlay-text") && argc == 4)
-		return cmd_overlay(argv[2], off, true);
 usage:
 	fprintf(stderr, "usage: probe syms|lines|image|overlay|lookup ELF|SEGS OFFSET [ADDR...]\n");
 	return 2;

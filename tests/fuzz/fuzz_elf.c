@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Fuzz target: loading a vmlinux (src/decode/image.c: the architecture check and
+ * Fuzz target: loading a vmlinux (src/decode/vmlinux.c: the architecture check; src/decode/image.c:
  * the executable PT_LOADs as the program image; src/decode/symbols.c: its function
  * symbols).  The input is the file.
  */
@@ -8,6 +8,7 @@
 #include "decode/image.h"
 #include "fuzzutil.h"
 #include "decode/symbols.h"
+#include "decode/vmlinux.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -20,12 +21,15 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *path = scratch_file("vmlinux", data, size);
+	struct csd_vmlinux *vm;
 	struct csd_dump d = { 0 };
 	struct csd_syms *s = NULL;
 	char buf[128];
 
-	csd_image_check_vmlinux(path);
-	if (csd_image_add_vmlinux(&d, path, 0x1000) == CSD_OK && d.n_segs) {
+	if (csd_vmlinux_open(path, &vm) != CSD_OK)
+		return 0;
+	csd_vmlinux_check(vm);
+	if (csd_image_add_vmlinux(&d, vm, 0x1000) == CSD_OK && d.n_segs) {
 		struct csd_image im;
 		uint8_t w[8];
 
@@ -35,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	csd_dump_free(&d);
-	if (csd_syms_load(&s, path, 0x1000, false) == CSD_OK) {
+	if (csd_syms_load(&s, vm, 0x1000, false) == CSD_OK) {
 		static const uint64_t addrs[] = { 0, 0x1000, 0x401000, 0xffff800008011000ull };
 
 		for (size_t i = 0; i < sizeof(addrs) / sizeof(addrs[0]); i++) {
@@ -44,5 +48,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		csd_syms_free(s);
 	}
+	csd_vmlinux_close(vm);
 	return 0;
 }
