@@ -18,6 +18,7 @@
 
 #include "decode/decode.h"
 #include "decode/decode_int.h"
+#include "decode/ocsd.h"
 #include "core/diag.h"
 #include "decode/image.h"
 
@@ -320,7 +321,7 @@ enum csd_err csd_decode_prepare(const struct csd_dump *d, const struct csd_decod
 	for (i = 0; i < d->n_sinks; i++)
 		*total += d->sinks[i].len;
 	/* Silent: decoding threads must not write the library's shared logger. */
-	ocsd_def_errlog_init(OCSD_ERR_SEV_NONE, 0);
+	csd_ocsd_silence();
 	return CSD_OK;
 }
 
@@ -442,13 +443,6 @@ int csd_idec_push(struct csd_idec *x, uint64_t tag, uint8_t id, uint8_t kind, ui
 		ocsd_dt_process_data(t->tree, OCSD_OP_RESET, 0, 0, NULL, NULL);
 	}
 	return x->stop;
-}
-
-int csd_idec_op(struct csd_idec *x, const struct csd_oplist *l, size_t seq)
-{
-	const struct csd_op *op = &l->ops[seq];
-
-	return csd_idec_push(x, seq, op->id, op->kind, op->index, l->data + op->off, op->len);
 }
 
 /* ---- both stages on this thread ----------------------------------------- */

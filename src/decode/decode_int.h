@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * csdump decoder internals, shared by decode.c, decode_split.c and
- * decode_pipe.c.
+ * csdump decoder internals, shared by decode.c, decode_split.c,
+ * decode_pipe.c and isolate.c (the OpenCSD glue they share: ocsd.h).
  *
  * The decode runs in two stages.  The split stage pushes a sink through
  * OpenCSD's frame deformatter, whose output for each trace ID goes to a
@@ -24,8 +24,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-#include <opencsd/c_api/opencsd_c_api.h>
 
 #include "core/trace_id.h"
 #include "decode/decode.h"
@@ -76,7 +74,7 @@ enum csd_err csd_decode_pipelined(const struct csd_dump *d, const struct csd_dec
 
 /*
  * The split stage hands each data-path operation for one trace ID to a
- * csd_op_fn, in the order the deformatter made them: @kind is an
+ * csd_op_fn, in the order the deformatter made them: @kind is an OpenCSD
  * ocsd_datapath_op_t, @index the trace index the deformatter gave, and for
  * DATA, @data / @len the bytes (valid during the call only).  Non-zero
  * stops the split (csd_split_sink then returns CSD_OK: the callee knows why).
@@ -92,30 +90,6 @@ typedef int (*csd_op_fn)(void *ctx, uint8_t id, uint8_t kind, uint32_t index,
 enum csd_err csd_split_sink(const struct csd_sink *s, unsigned int sink,
 			    const struct csd_decode_ctl *ctl, const bool want[CSD_TRACE_IDS],
 			    bool formatted, uint8_t single_id, csd_op_fn fn, void *ctx);
-
-/* One recorded operation (see struct csd_oplist). */
-struct csd_op {
-	uint64_t off;		/* DATA: offset of the bytes in csd_oplist.data */
-	uint32_t len;		/* DATA: byte count */
-	uint32_t index;		/* trace index the deformatter gave */
-	uint8_t id;		/* trace ID */
-	uint8_t kind;		/* ocsd_datapath_op_t */
-};
-
-/* The operations of a sink, recorded for replay on other threads. */
-struct csd_oplist {
-	struct csd_op *ops;
-	size_t n, cap;
-	uint8_t *data;
-	size_t len, data_cap;
-	uint64_t id_bytes[CSD_TRACE_IDS];	/* DATA bytes per trace ID */
-	bool nomem;
-};
-
-/* A csd_op_fn appending to the csd_oplist @ctx (zeroed first); sets nomem. */
-int csd_oplist_record(void *ctx, uint8_t id, uint8_t kind, uint32_t index,
-		      const uint8_t *data, uint32_t len);
-void csd_oplist_free(struct csd_oplist *l);
 
 /* An event and the position of the operation that produced it. */
 struct csd_tagged_ev {
@@ -137,8 +111,6 @@ struct csd_idec *csd_idec_new(const struct csd_dump *d, const struct csd_sink *s
  */
 int csd_idec_push(struct csd_idec *x, uint64_t tag, uint8_t id, uint8_t kind, uint32_t index,
 		  const uint8_t *data, uint32_t len);
-/* Replay recorded operation @seq (tagged @seq); non-zero: stop. */
-int csd_idec_op(struct csd_idec *x, const struct csd_oplist *l, size_t seq);
 /* Whether the event callback asked to stop. */
 bool csd_idec_stopped(const struct csd_idec *x);
 /* Bad-data reports collected while replaying (call once, at the end). */
@@ -163,20 +135,6 @@ static inline void csd_where_set(struct csd_decode_where *w, unsigned int sink, 
  */
 enum csd_err csd_decode_prepare(const struct csd_dump *d, const struct csd_decode_opts *o,
 				bool ids[CSD_TRACE_IDS], uint8_t *single, uint64_t *total);
-
-/*
- * OpenCSD's C API keeps global state (a map of trees, the error logger):
- * trees are created and destroyed under this lock, and its logger is
- * silenced (csd_decode_prepare) so that decoding threads never write it.
- */
-void csd_ocsd_lock(void);
-void csd_ocsd_unlock(void);
-
-/* Flush @tree while it answers WAIT (bounded; stops early when *@stop). */
-ocsd_datapath_resp_t csd_ocsd_flush(dcd_tree_handle_t tree, const int *stop);
-
-/* "OpenCSD error N: text" for @err into @buf. */
-const char *csd_ocsd_strerror(int err, char *buf, size_t len);
 
 /*
  * The trace ID whose raw bytes sink @s holds, or 0 if it goes through the

@@ -15,11 +15,13 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "decode/decode_int.h"
+#include "decode/ocsd.h"
 #include "core/diag.h"
 
 #define BATCH_EVENTS	2048
@@ -27,6 +29,95 @@
 #define MAX_WORKERS	16
 /* Operations between two watermark updates of a worker. */
 #define MARK_EVERY	1024
+
+/* ---- the operations of a sink, recorded by the split stage ------------- */
+
+/* One recorded operation (see struct csd_oplist). */
+struct csd_op {
+	uint64_t off;		/* DATA: offset of the bytes in csd_oplist.data */
+	uint32_t len;		/* DATA: byte count */
+	uint32_t index;		/* trace index the deformatter gave */
+	uint8_t id;		/* trace ID */
+	uint8_t kind;		/* ocsd_datapath_op_t */
+};
+
+/* The operations of a sink, recorded for replay on the workers. */
+struct csd_oplist {
+	struct csd_op *ops;
+	size_t n, cap;
+	uint8_t *data;
+	size_t len, data_cap;
+	uint64_t id_bytes[CSD_TRACE_IDS];	/* DATA bytes per trace ID */
+	bool nomem;
+};
+
+/* A csd_op_fn appending to the csd_oplist @ctx (zeroed first); sets nomem. */
+int csd_oplist_record(void *ctx, uint8_t id, uint8_t kind, uint32_t index,
+		      const uint8_t *data, uint32_t len);
+void csd_oplist_free(struct csd_oplist *l);
+
+/* A csd_op_fn appending to the struct csd_oplist @ctx (zeroed first); sets nomem. */
+static void oplist_free(struct csd_oplist *l)
+{
+	free(l->ops);
+	free(l->data);
+	memset(l, 0, sizeof(*l));
+}
+
+static bool grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	size_t c = *cap ? *cap : 1024;
+	void *n;
+
+	if (need <= *cap)
+		return true;
+	while (c < need)
+		c *= 2;
+	n = realloc(*p, c * size);
+	if (!n)
+		return false;
+	*p = n;
+	*cap = c;
+	return true;
+}
+
+static int oplist_record(void *ctx, uint8_t id, uint8_t kind, uint32_t index,
+			 const uint8_t *data, uint32_t len)
+{
+	struct csd_oplist *l = ctx;
+	struct csd_op *op;
+
+	if (kind != OCSD_OP_DATA)
+		len = 0;
+	if (!grow((void **)&l->ops, &l->cap, l->n + 1, sizeof(*l->ops)) ||
+	    !grow((void **)&l->data, &l->data_cap, l->len + len, 1)) {
+		l->nomem = true;
+		return 1;
+	}
+	op = &l->ops[l->n++];
+	op->id = id;
+	op->kind = kind;
+	op->index = index;
+	op->off = l->len;
+	op->len = len;
+	if (len) {
+		memcpy(l->data + l->len, data, len);
+		l->len += len;
+		l->id_bytes[id & (CSD_TRACE_IDS - 1)] += len;
+	}
+	return 0;
+}
+
+
+/* Replay recorded operation @seq into @x, tagged @seq; non-zero: stop. */
+static int idec_op(struct csd_idec *x, const struct csd_oplist *l, size_t seq)
+{
+	const struct csd_op *op = &l->ops[seq];
+
+	return csd_idec_push(x, seq, op->id, op->kind, op->index, l->data + op->off, op->len);
+}
+
+/* ---- the workers and the merge ----------------------------------------- */
 
 struct batch {
 	size_t n;
@@ -115,7 +206,7 @@ static void *work(void *arg)
 
 		if (w->ids[op->id & (CSD_TRACE_IDS - 1)])
 			csd_where_set(m->where, m->sink, op->id, op->index);
-		if (csd_idec_op(x, m->l, seq))
+		if (idec_op(x, m->l, seq))
 			break;
 		if (seq % MARK_EVERY == MARK_EVERY - 1)
 			publish(w, seq + 1, false);
@@ -318,14 +409,14 @@ enum csd_err csd_decode_pipelined(const struct csd_dump *d, const struct csd_dec
 		struct csd_oplist l;
 
 		memset(&l, 0, sizeof(l));
-		err = csd_split_sink(s, (unsigned int)i, ctl, ids, !raw, raw, csd_oplist_record,
+		err = csd_split_sink(s, (unsigned int)i, ctl, ids, !raw, raw, oplist_record,
 				     &l);
 		if (err == CSD_OK && l.nomem)
 			err = CSD_ERR_NOMEM;
 		if (err == CSD_OK)
 			err = decode_sink(d, (uint8_t)i, &l, ids, workers, fn, ctx, o, ctl, done,
 					  total, &stopped);
-		csd_oplist_free(&l);
+		oplist_free(&l);
 		done += s->len;
 	}
 	return err;

@@ -5,8 +5,9 @@
  * OpenCSD's own frame deformatter demultiplexes the sink; a custom decoder
  * registered with the library ("csdump-split") stands in for each trace
  * ID's decoder and hands what the deformatter gives it, in order, to the
- * caller's csd_op_fn: csd_oplist_record() keeps it for replay, the one-thread
- * decode pushes it straight into the trace ID's own tree.
+ * caller's csd_op_fn: the pipeline's csd_oplist_record() keeps it for
+ * replay, the one-thread decode pushes it straight into the trace ID's own
+ * tree.
  */
 #include <inttypes.h>
 #include <pthread.h>
@@ -17,13 +18,12 @@
 #include <opencsd/c_api/opencsd_c_api.h>
 
 #include "decode/decode_int.h"
+#include "decode/ocsd.h"
 #include "core/diag.h"
 
 #define SPLIT_NAME	"csdump-split"
 /* Bytes pushed per call into the deformatter. */
 #define PUSH_BLOCK	(256u * 1024u)
-/* Flushes in a row before we call the tree stuck. */
-#define MAX_FLUSHES	100000u
 
 /*
  * The caller's consumer of operations; stop: it asked to stop.  The
@@ -99,57 +99,6 @@ struct split_dcd {
 	struct split_out *out;
 };
 
-void csd_oplist_free(struct csd_oplist *l)
-{
-	free(l->ops);
-	free(l->data);
-	memset(l, 0, sizeof(*l));
-}
-
-static bool grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	size_t c = *cap ? *cap : 1024;
-	void *n;
-
-	if (need <= *cap)
-		return true;
-	while (c < need)
-		c *= 2;
-	n = realloc(*p, c * size);
-	if (!n)
-		return false;
-	*p = n;
-	*cap = c;
-	return true;
-}
-
-int csd_oplist_record(void *ctx, uint8_t id, uint8_t kind, uint32_t index,
-		      const uint8_t *data, uint32_t len)
-{
-	struct csd_oplist *l = ctx;
-	struct csd_op *op;
-
-	if (kind != OCSD_OP_DATA)
-		len = 0;
-	if (!grow((void **)&l->ops, &l->cap, l->n + 1, sizeof(*l->ops)) ||
-	    !grow((void **)&l->data, &l->data_cap, l->len + len, 1)) {
-		l->nomem = true;
-		return 1;
-	}
-	op = &l->ops[l->n++];
-	op->id = id;
-	op->kind = kind;
-	op->index = index;
-	op->off = l->len;
-	op->len = len;
-	if (len) {
-		memcpy(l->data + l->len, data, len);
-		l->len += len;
-		l->id_bytes[id & (CSD_TRACE_IDS - 1)] += len;
-	}
-	return 0;
-}
-
 /* ---- the stand-in decoder, as an OpenCSD custom decoder ----------------- */
 
 static ocsd_datapath_resp_t split_data_in(const void *handle, const ocsd_datapath_op_t op,
@@ -224,40 +173,9 @@ static void split_register(void)
 
 /* ---- the data path ------------------------------------------------------ */
 
-static pthread_mutex_t ocsd_lock = PTHREAD_MUTEX_INITIALIZER;
-
-void csd_ocsd_lock(void)
-{
-	pthread_mutex_lock(&ocsd_lock);
-}
-
-void csd_ocsd_unlock(void)
-{
-	pthread_mutex_unlock(&ocsd_lock);
-}
-
-const char *csd_ocsd_strerror(int err, char *buf, size_t len)
-{
-	char msg[200] = "";
-
-	ocsd_err_str((ocsd_err_t)err, msg, (int)sizeof(msg));
-	snprintf(buf, len, "OpenCSD error %d: %s", err, msg);
-	return buf;
-}
-
 static void resp_error(const char *what, const struct csd_sink *s, ocsd_datapath_resp_t r)
 {
 	csd_error("sink %s: %s (OpenCSD data path response %d)", s->name, what, (int)r);
-}
-
-ocsd_datapath_resp_t csd_ocsd_flush(dcd_tree_handle_t tree, const int *stop)
-{
-	ocsd_datapath_resp_t r = OCSD_RESP_WAIT;
-	unsigned int n;
-
-	for (n = 0; n < MAX_FLUSHES && OCSD_DATA_RESP_IS_WAIT(r) && !(stop && *stop); n++)
-		r = ocsd_dt_process_data(tree, OCSD_OP_FLUSH, 0, 0, NULL, NULL);
-	return r;
 }
 
 /* Push @len bytes of whole frames through the deformatter, then end of trace. */
