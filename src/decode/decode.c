@@ -69,9 +69,9 @@ const char *csd_ev_kind_name(enum csd_ev_kind k)
 const char *csd_trace_on_reason(uint32_t reason)
 {
 	switch (reason) {
-	case TRACE_ON_NORMAL:	return "start or filter";
-	case TRACE_ON_OVERFLOW:	return "after overflow";
-	case TRACE_ON_EX_DEBUG:	return "after debug";
+	case CSD_TRACE_ON_NORMAL:	return "start or filter";
+	case CSD_TRACE_ON_OVERFLOW:	return "after overflow";
+	case CSD_TRACE_ON_DEBUG:	return "after debug";
 	}
 	return "unknown";
 }
@@ -79,14 +79,39 @@ const char *csd_trace_on_reason(uint32_t reason)
 const char *csd_unsync_reason(uint32_t reason)
 {
 	switch (reason) {
-	case UNSYNC_INIT_DECODER:	return "start of trace";
-	case UNSYNC_RESET_DECODER:	return "decoder reset";
-	case UNSYNC_OVERFLOW:		return "overflow";
-	case UNSYNC_DISCARD:		return "discard";
-	case UNSYNC_BAD_PACKET:		return "bad packet";
-	case UNSYNC_EOT:		return "end of trace";
+	case CSD_UNSYNC_START:		return "start of trace";
+	case CSD_UNSYNC_RESET:		return "decoder reset";
+	case CSD_UNSYNC_OVERFLOW:	return "overflow";
+	case CSD_UNSYNC_DISCARD:	return "discard";
+	case CSD_UNSYNC_BAD_PACKET:	return "bad packet";
+	case CSD_UNSYNC_EOT:		return "end of trace";
 	}
 	return "unknown";
+}
+
+/* OpenCSD's reasons in csdump's own terms: its enums stay out of decode.h. */
+static uint32_t trace_on_of(trace_on_reason_t r)
+{
+	switch (r) {
+	case TRACE_ON_NORMAL:	return CSD_TRACE_ON_NORMAL;
+	case TRACE_ON_OVERFLOW:	return CSD_TRACE_ON_OVERFLOW;
+	case TRACE_ON_EX_DEBUG:	return CSD_TRACE_ON_DEBUG;
+	}
+	return CSD_TRACE_ON_UNKNOWN;
+}
+
+static uint32_t unsync_of(unsync_info_t u)
+{
+	switch (u) {
+	case UNSYNC_UNKNOWN:		return CSD_UNSYNC_UNKNOWN;
+	case UNSYNC_INIT_DECODER:	return CSD_UNSYNC_START;
+	case UNSYNC_RESET_DECODER:	return CSD_UNSYNC_RESET;
+	case UNSYNC_OVERFLOW:		return CSD_UNSYNC_OVERFLOW;
+	case UNSYNC_DISCARD:		return CSD_UNSYNC_DISCARD;
+	case UNSYNC_BAD_PACKET:		return CSD_UNSYNC_BAD_PACKET;
+	case UNSYNC_EOT:		return CSD_UNSYNC_EOT;
+	}
+	return CSD_UNSYNC_UNKNOWN;
 }
 
 static uint32_t mem_read(const void *p, const ocsd_vaddr_t addr, const ocsd_mem_space_acc_t space,
@@ -122,11 +147,11 @@ static int ev_from_elem(struct csd_ev *ev, const ocsd_generic_trace_elem *e)
 		return 1;
 	case OCSD_GEN_TRC_ELEM_TRACE_ON:
 		ev->kind = CSD_EV_TRACE_ON;
-		ev->number = e->trace_on_reason;
+		ev->number = trace_on_of(e->trace_on_reason);
 		return 1;
 	case OCSD_GEN_TRC_ELEM_NO_SYNC:
 		ev->kind = CSD_EV_NO_SYNC;
-		ev->number = e->unsync_eot_info;
+		ev->number = unsync_of(e->unsync_eot_info);
 		return 1;
 	case OCSD_GEN_TRC_ELEM_PE_CONTEXT:
 		ev->kind = CSD_EV_CONTEXT;

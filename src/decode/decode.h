@@ -20,10 +20,10 @@
 #define CSD_EV_KINDS(X)							\
 	X(CSD_EV_RANGE, "range")	/* [start, end) executed, n_instr */	\
 	X(CSD_EV_NACC, "no_image")	/* went to @start, not in the image */	\
-	X(CSD_EV_EXCEPTION, "exception") /* @number; @end = return address */	\
+	X(CSD_EV_EXCEPTION, "exception") /* @number (ETMv4); @end = return */	\
 	X(CSD_EV_EXC_RETURN, "exception_return")			\
-	X(CSD_EV_TRACE_ON, "trace_on")	/* a gap before it; @number = reason */	\
-	X(CSD_EV_NO_SYNC, "no_sync")	/* no or lost sync; @number = reason */	\
+	X(CSD_EV_TRACE_ON, "trace_on")	/* a gap before; @number: csd_trace_on */ \
+	X(CSD_EV_NO_SYNC, "no_sync")	/* lost sync; @number: csd_unsync */	\
 	X(CSD_EV_CONTEXT, "context")	/* PE context: @el, @ctxid */		\
 	X(CSD_EV_EOT, "end_of_trace")	/* end of this trace ID's trace */
 
@@ -32,6 +32,25 @@ enum csd_ev_kind {
 	CSD_EV_KINDS(CSD_EV_ENUM)
 };
 #undef CSD_EV_ENUM
+
+/* CSD_EV_TRACE_ON's @number: why trace is on again. */
+enum csd_trace_on {
+	CSD_TRACE_ON_NORMAL,		/* start of trace or a filter */
+	CSD_TRACE_ON_OVERFLOW,		/* after an overflow */
+	CSD_TRACE_ON_DEBUG,		/* after debug */
+	CSD_TRACE_ON_UNKNOWN,
+};
+
+/* CSD_EV_NO_SYNC's @number: why the decoder is not in sync. */
+enum csd_unsync {
+	CSD_UNSYNC_UNKNOWN,
+	CSD_UNSYNC_START,		/* start of trace */
+	CSD_UNSYNC_RESET,		/* decoder reset */
+	CSD_UNSYNC_OVERFLOW,
+	CSD_UNSYNC_DISCARD,
+	CSD_UNSYNC_BAD_PACKET,
+	CSD_UNSYNC_EOT,			/* end of trace */
+};
 
 struct csd_ev {
 	enum csd_ev_kind kind;
@@ -86,7 +105,7 @@ int csd_decode_cpus(void);
 /* Short names for messages and output. */
 const char *csd_ev_kind_name(enum csd_ev_kind k);
 const char *csd_exception_name(uint32_t number);	/* NULL if unnamed */
-const char *csd_trace_on_reason(uint32_t reason);
-const char *csd_unsync_reason(uint32_t reason);
+const char *csd_trace_on_reason(uint32_t reason);	/* enum csd_trace_on */
+const char *csd_unsync_reason(uint32_t reason);	/* enum csd_unsync */
 
 #endif
