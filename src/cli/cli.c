@@ -3,6 +3,7 @@
  * csdump: the command line.  Each subcommand parses its arguments and calls
  * the library; the table below is the only place that lists them.
  */
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -112,4 +113,47 @@ int csd_cli_load(const char *input, const char *vmlinux, struct csd_dump *d,
 			return csd_exit_code(err);
 	}
 	return st.partial ? CSD_EXIT_PARTIAL : CSD_EXIT_OK;
+}
+
+int csd_cli_parse_io(int argc, char **argv, const char *usage, bool want_out,
+		     const char *name, int key, struct csd_cli_io *a)
+{
+	struct option opts[4] = { { "output", required_argument, NULL, 'o' } };
+	char optstring[8] = "";
+	size_t n = 1, k = 0;
+	int c;
+
+	if (name)
+		opts[n++] = (struct option){ name, required_argument, NULL, key };
+	opts[n] = (struct option){ "help", no_argument, NULL, 'h' };
+	if (want_out) {
+		optstring[k++] = 'o';
+		optstring[k++] = ':';
+	}
+	if (name) {
+		optstring[k++] = (char)key;
+		optstring[k++] = ':';
+	}
+	optstring[k] = 'h';
+	memset(a, 0, sizeof(*a));
+	optind = 0;
+	while ((c = getopt_long(argc, argv, optstring, opts, NULL)) != -1) {
+		if (c == 'h') {
+			printf("%s%s", usage, csd_exit_codes_help);
+			return CSD_EXIT_OK;
+		}
+		if (c == 'o' && want_out)
+			a->out = optarg;
+		else if (name && c == key)
+			a->arg = optarg;
+		else
+			goto usage;
+	}
+	if (optind == argc - 1 && (a->out || !want_out)) {
+		a->input = argv[optind];
+		return -1;
+	}
+usage:
+	fputs(usage, stderr);
+	return CSD_EXIT_USAGE;
 }

@@ -3,6 +3,8 @@
 #ifndef CSD_CLI_H
 #define CSD_CLI_H
 
+#include <stdbool.h>
+
 #include "core/csd_err.h"
 
 #define CSD_VERSION "0.1"
@@ -24,6 +26,20 @@ extern const char csd_exit_codes_help[];
 int csd_exit_code(enum csd_err err);
 
 int csd_cli_main(int argc, char **argv);
+
+/* The arguments of a subcommand INPUT [-o OUT] [--NAME ARG]. */
+struct csd_cli_io {
+	const char *input, *out;
+	const char *arg;	/* --NAME's; NULL if not given */
+};
+
+/*
+ * Parse them: -o (then required) when @want_out; --NAME, short option @key,
+ * when @name is not NULL.  Returns -1 to go on, else the exit code: 0 after
+ * --help, CSD_EXIT_USAGE (@usage on stderr) for a bad command line.
+ */
+int csd_cli_parse_io(int argc, char **argv, const char *usage, bool want_out,
+		     const char *name, int key, struct csd_cli_io *a);
 
 struct csd_dump;
 struct csd_vmlinux;

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* csdump perf: perf.data (and, for a snapshot, an ELF memory image). */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,41 +24,20 @@ static const char perf_usage[] =
 
 int csd_cmd_perf(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "image", required_argument, NULL, 'i' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *out = NULL, *image = NULL;
 	struct csd_input_status st = { 0 };
 	struct csd_dump d = { 0 };
+	const char *out, *image;
 	char *image_buf = NULL;
+	struct csd_cli_io a;
 	enum csd_err err;
-	int c, rc;
+	int rc;
 
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "o:i:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			out = optarg;
-			break;
-		case 'i':
-			image = optarg;
-			break;
-		case 'h':
-			printf("%s%s", perf_usage, csd_exit_codes_help);
-			return CSD_EXIT_OK;
-		default:
-			fputs(perf_usage, stderr);
-			return CSD_EXIT_USAGE;
-		}
-	}
-	if (optind != argc - 1 || !out) {
-		fputs(perf_usage, stderr);
-		return CSD_EXIT_USAGE;
-	}
-	err = csd_input_load(argv[optind], &d, &st);
+	rc = csd_cli_parse_io(argc, argv, perf_usage, true, "image", 'i', &a);
+	if (rc >= 0)
+		return rc;
+	out = a.out;
+	image = a.arg;
+	err = csd_input_load(a.input, &d, &st);
 	if (err) {
 		csd_dump_free(&d);
 		return csd_exit_code(err);
