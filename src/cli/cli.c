@@ -5,6 +5,7 @@
  */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -113,6 +114,18 @@ int csd_cli_load(const char *input, const char *vmlinux, struct csd_dump *d,
 			return csd_exit_code(err);
 	}
 	return st.partial ? CSD_EXIT_PARTIAL : CSD_EXIT_OK;
+}
+
+bool csd_cli_parse_num(const char *s, long max, long *out)
+{
+	char *end;
+	long v;
+
+	v = strtol(s, &end, 0);
+	if (!*s || *end || v < 0 || v > max)
+		return false;
+	*out = v;
+	return true;
 }
 
 int csd_cli_parse_io(int argc, char **argv, const char *usage, bool want_out,

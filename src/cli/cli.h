@@ -41,6 +41,9 @@ struct csd_cli_io {
 int csd_cli_parse_io(int argc, char **argv, const char *usage, bool want_out,
 		     const char *name, int key, struct csd_cli_io *a);
 
+/* An option's number, 0 to @max (C notation: 0x.. is hex); false if not one. */
+bool csd_cli_parse_num(const char *s, long max, long *out);
+
 struct csd_dump;
 struct csd_vmlinux;
 

@@ -6,7 +6,6 @@
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -36,18 +35,6 @@ static const char decode_usage[] =
 	"  --threads N     decoder threads (default one per CPU this process may\n"
 	"                  run on; 0, or the default on one CPU: decode on the main\n"
 	"                  thread); the output does not depend on it\n";
-
-static bool parse_num(const char *s, long max, long *out)
-{
-	char *end;
-	long v;
-
-	v = strtol(s, &end, 0);
-	if (!*s || *end || v < 0 || v > max)
-		return false;
-	*out = v;
-	return true;
-}
 
 /* ---- decode ------------------------------------------------------------- */
 
@@ -89,15 +76,15 @@ static int decode_parse(int argc, char **argv, struct decode_args *a)
 			a->lines = true;
 			break;
 		case 'c':
-			if (!parse_num(optarg, 4095, &a->cpu))
+			if (!csd_cli_parse_num(optarg, 4095, &a->cpu))
 				goto bad;
 			break;
 		case 'n':
-			if (!parse_num(optarg, 100000000, &a->last))
+			if (!csd_cli_parse_num(optarg, 100000000, &a->last))
 				goto bad;
 			break;
 		case 'j':
-			if (!parse_num(optarg, 64, &a->threads))
+			if (!csd_cli_parse_num(optarg, 64, &a->threads))
 				goto bad;
 			break;
 		case 'f':
