@@ -34,7 +34,7 @@ DECODE_ORACLE_CHECKS := $(addprefix check-decode-oracle-,$(DECODE_ORACLE_TRACES)
 .PHONY: $(DECODE_ORACLE_CHECKS) check-decode-ds5 check-decode-roundtrip check-decode-symbols \
 	check-decode-text check-decode-hostile check-decode-symjson check-decode-valgrind \
 	check-decode-lines check-decode-threads check-decode-image check-decode-crash \
-	check-decode-rawsinks
+	check-decode-rawsinks check-decode-pipe
 
 # Per trace ID the same ranges, NACCs and exceptions as trc_pkt_lister -decode.
 $(DECODE_ORACLE_CHECKS): check-decode-oracle-%: $(DECODE_CSDUMP)
@@ -98,6 +98,11 @@ check-decode-valgrind: $(BUILD)/host/csdump
 	@$(HARNESS) decode-valgrind tests/decode/valgrind.sh \
 		$(BUILD)/host/csdump $(DECODE_TRACES)/juno_r1_1 $(DECODE_WORK)/valgrind
 
+# `csdump decode ... | head -1`: a closed pipe is a normal end, exit 0 (issue 17).
+check-decode-pipe: $(DECODE_CSDUMP)
+	@$(DECODE_ENV) $(HARNESS) decode-pipe tests/decode/pipe.sh \
+		$(DECODE_CSDUMP) $(DECODE_TRACES)/juno_r1_1 $(abspath $(DECODE_WORK))/pipe
+
 # Symbols, source lines and the vmlinux image against nm, addr2line, readelf.
 check-decode-symbols: $(DECODE_PROBE)
 	@$(DECODE_ENV) $(HARNESS) decode-symbols tests/decode/symbols.sh \
@@ -106,4 +111,4 @@ check-decode-symbols: $(DECODE_PROBE)
 CHECKS += $(DECODE_ORACLE_CHECKS) check-decode-ds5 check-decode-roundtrip check-decode-symbols \
 	check-decode-text check-decode-hostile check-decode-symjson check-decode-valgrind \
 	check-decode-lines check-decode-threads check-decode-image check-decode-crash \
-	check-decode-rawsinks
+	check-decode-rawsinks check-decode-pipe

@@ -69,7 +69,8 @@ static bool cut_known(const struct csd_decode_ctl *ctl, const struct csd_decode_
 
 /*
  * run() in a child; *@crashed: whether it died (reported, saying that the
- * output stops there unless @j->again).
+ * output stops there unless @j->again).  A child killed by SIGPIPE (the
+ * reader of the output went away) did not crash: the output just ended.
  */
 static enum csd_err run_child(const struct csd_isolated *j, const struct csd_decode_opts *o,
 			      const struct csd_decode_ctl *ctl, bool *crashed)
@@ -84,6 +85,8 @@ static enum csd_err run_child(const struct csd_isolated *j, const struct csd_dec
 	fflush(stderr);
 	pid = fork();
 	if (pid == 0) {
+		/* A reader that went away ends the output: SIGPIPE, seen below. */
+		signal(SIGPIPE, SIG_DFL);
 		csd_safe_out_guard();
 		err = run(j, o, ctl);
 		fflush(stdout);
@@ -98,6 +101,9 @@ static enum csd_err run_child(const struct csd_isolated *j, const struct csd_dec
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status) <= CSD_ERR_DECODE ? (enum csd_err)WEXITSTATUS(status) :
 		       CSD_ERR_DECODE;
+	/* The reader closed the output (`| head`): a normal end, not damage. */
+	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGPIPE)
+		return CSD_OK;
 	*crashed = true;
 	report_crash(j->d, ctl->where, WIFSIGNALED(status) ? WTERMSIG(status) : 0,
 		     j->again ? "" : "; the output stops there");

@@ -40,6 +40,7 @@ struct csd_isolated {
 /*
  * Run the decode of @j; returns its error (CSD_ERR_IO when finish failed).
  * *@damaged: the decoder crashed and some trace was not decoded (reported).
+ * A closed output (SIGPIPE in the child) is no crash: CSD_OK, not damaged.
  */
 enum csd_err csd_decode_isolated(const struct csd_isolated *j, bool *damaged);
 
