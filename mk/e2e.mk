@@ -26,7 +26,11 @@
 
 E2E           := $(BUILD)/e2e
 E2E_INIT      := $(E2E)/init
-E2E_SCENARIOS := sysrq irq oops locked disabled
+E2E_SCENARIOS := sysrq irq oops locked disabled optout nopost
+# A sink whose panic save faults must still give a vmcore (scenario.sh).
+E2E_SCENARIOS += fault-sysrq-unmapped fault-sysrq-sea fault-sysrq-nofault \
+		 fault-sysrq-notready fault-oops-unmapped fault-oops-sea \
+		 fault-panic-unmapped fault-panic-sea fault-irq-sea
 E2E_CC        := aarch64-linux-gnu-gcc
 
 $(E2E_INIT): tests/e2e/init.c | $(DEPS_STAMP)

@@ -3,7 +3,8 @@
 """Check one e2e crash scenario against what was loaded into the guest.
 
     check_scenario.py --console LOG --vmcore VMCORE --snapshot DIR
-                      --expect exact|wrapped|none [--console-expect TEXT]...
+                      --expect exact|wrapped|none|failed|unsaved
+                      [--console-expect TEXT]...
                       [--allow-warn TEXT]... [--extract DIR]
     check_scenario.py --snapshot DIR --expect exact|wrapped --write-trace FILE
 
@@ -15,7 +16,10 @@ cstrace.bin and metadata.bin against them.
 --expect exact: the sink did not wrap, its trace is the capture byte for
 byte; wrapped: the sink wrapped, the trace is a barrier packet and then the
 capture from byte 16 on; none: the session ended before the crash, the
-registry is empty.  --write-trace writes the trace expected from the sink,
+registry is empty; failed: the sink's panic save failed (fault injection),
+its record is FAILED and holds no data, the tracers' records are intact and
+the vmcore came back all the same; unsaved: kdump started before the save
+(no crash_kexec_post_notifiers), the sink's record has no flag at all.  --write-trace writes the trace expected from the sink,
 for a reference snapshot.
 """
 import argparse
@@ -73,7 +77,7 @@ def check_console(c, log, mode, extra, allow_warn):
              (f" (found: {lines[0].strip()})" if lines else ""))
     need = ["Kernel panic - not syncing", "Starting crashdump kernel",
             "e2e-init: vmcore saved"]
-    if mode != "none":
+    if mode in ("exact", "wrapped"):
         need.append("coresight-kdump: saved 1 trace buffer(s), 7 record(s)")
     for pat in need + extra:
         c.ok(pat in text, f"console: '{pat}'")
@@ -83,7 +87,7 @@ def meta_bytes(cpu, regs):
     return struct.pack("<10Q", *snapshot_regs.meta_block(cpu, regs))
 
 
-def check_registry(c, vmcore, trace, regs, mode):
+def check_registry(c, vmcore, trace, regs, mode, faulted=()):
     core = vmcore_registry.Vmcore(vmcore)
     _, head, records = vmcore_registry.walk(core)
     print(f"registry at 0x{head:x}: {len(records)} record(s)")
@@ -101,10 +105,17 @@ def check_registry(c, vmcore, trace, regs, mode):
         s = sinks[0]
         want = {"SAVED", "FORMATTED"} | ({"WRAPPED"} if mode == "wrapped"
                                          else set())
+        if mode == "failed":
+            want = {"FAILED"} | set(faulted)
+        elif mode == "unsaved":
+            want = set()
         c.ok(set(s["flag_names"]) == want,
              f"{SINK}: flags {s['flag_names']}, expected {sorted(want)}")
         c.ok(s["cpu"] == -1 and s["trace_id"] == 0,
              f"{SINK}: cpu {s['cpu']} trace_id {s['trace_id']}")
+    if mode in ("failed", "unsaved"):
+        sinks = []
+    for s in sinks:
         data = vmcore_registry.record_data(core, s)
         c.ok(zlib.crc32(data) == s["data_crc"],
              f"{SINK}: CRC 0x{s['data_crc']:08x} matches the data")
@@ -146,10 +157,14 @@ def main():
     ap.add_argument("--vmcore")
     ap.add_argument("--snapshot", required=True)
     ap.add_argument("--expect", required=True,
-                    choices=("exact", "wrapped", "none"))
+                    choices=("exact", "wrapped", "none", "failed",
+                             "unsaved"))
     ap.add_argument("--console-expect", action="append", default=[])
     ap.add_argument("--allow-warn", action="append", default=[],
                     help="a WARNING line containing this text is expected")
+    ap.add_argument("--failed-flag", action="append", default=[],
+                    help="with --expect failed: a flag the sink's record "
+                    "carries besides FAILED (FAULTED, FLUSH_TIMEOUT)")
     ap.add_argument("--extract")
     ap.add_argument("--write-trace", metavar="FILE",
                     help="only write the expected trace to FILE")
@@ -167,10 +182,11 @@ def main():
     check_console(c, args.console, args.expect, args.console_expect,
                   args.allow_warn)
     try:
-        check_registry(c, args.vmcore, trace, regs, args.expect)
+        check_registry(c, args.vmcore, trace, regs, args.expect,
+                       args.failed_flag)
     except (vmcore_registry.VmcoreError, KeyError, ValueError) as e:
         c.ok(False, f"registry walk: {e}")
-    if args.extract and args.expect != "none":
+    if args.extract and args.expect in ("exact", "wrapped"):
         check_extract(c, args.extract, trace, regs)
     print(f"{c.failures} failure(s)")
     return 1 if c.failures else 0

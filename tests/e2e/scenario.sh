@@ -15,6 +15,20 @@
 #             at offset 0
 #   locked    panic while another CPU holds the registry's lock
 #   disabled  the session is enabled, fed and ended before sysrq-c
+#   optout    booted without coresight_kdump.enable: nothing joins the
+#             registry, sysrq-c leaves it empty
+#   nopost    booted without crash_kexec_post_notifiers: the session, armed
+#             again once the crash kernel is loaded, says that its trace
+#             cannot be saved; kdump runs first, the sink is not saved
+#   fault-CRASH-FAULT
+#             the sink's panic save fails (the test sink's debugfs "fault"):
+#             CRASH is sysrq, oops (kernel.panic_on_oops=1), panic (panic()
+#             from process context) or irq; FAULT is unmapped (a plain load
+#             from an unmapped page), sea (a load where no device answers: a
+#             synchronous external abort), nofault (an unmapped page read
+#             with the *_nofault accessors) or notready (the sink never
+#             reports ready).  The vmcore must come back every time, the
+#             sink's record marked FAILED, the tracers' metadata intact.
 #
 # Environment: run-qemu.sh's, plus E2E_OUT (output root), E2E_SNAPSHOT
 # (default ../shared/traces/juno_r1_1) and CSDUMP (the csdump binary;
@@ -46,6 +60,9 @@ trace_size=$(stat -c %s "$snap/cstrace.bin")
 # the RAM wraps at a write pointer that is not 0), expected outcome, extra
 # setup command, the crash, what the console must show.
 ram=$((trace_size * 2)) filler=0 expect=exact setup= allow_warn= end_session=
+faulted=
+# The administrator's opt-in and the panic policy the save needs.
+cmdline="crash_kexec_post_notifiers coresight_kdump.enable=1"
 console_expect=()
 case $name in
 sysrq)
@@ -73,6 +90,53 @@ disabled)
 	expect=none end_session=yes
 	crash="write /proc/sysrq-trigger c"
 	console_expect=("sysrq: Trigger a crash") ;;
+optout)
+	expect=none cmdline=crash_kexec_post_notifiers
+	crash="write /proc/sysrq-trigger c"
+	console_expect=("sysrq: Trigger a crash") ;;
+nopost)
+	expect=unsaved cmdline=coresight_kdump.enable=1
+	# Re-arm the session now that the crash kernel is loaded.
+	for c in $(ls "$in/payload" | sed -n 's/^etm\([0-9]*\)\.regs$/\1/p'); do
+		setup+="write $E2E_DEVS/cstest_etm$c/enable_source 0"$'\n'
+	done
+	setup+="write $E2E_DEVS/$E2E_SINK/enable_sink 0"$'\n'
+	setup+="write $E2E_DEVS/$E2E_SINK/enable_sink 1"
+	for c in $(ls "$in/payload" | sed -n 's/^etm\([0-9]*\)\.regs$/\1/p'); do
+		setup+=$'\n'"write $E2E_DEVS/cstest_etm$c/enable_source 1"
+	done
+	crash="write /proc/sysrq-trigger c"
+	console_expect=("sysrq: Trigger a crash"
+			"crash_kexec_post_notifiers is not set: kdump starts before the trace is saved") ;;
+fault-*-*)
+	expect=failed
+	fault_crash=${name#fault-} fault_crash=${fault_crash%-*}
+	case ${name##*-} in
+	unmapped) fault=unmapped faulted=FAULTED
+		console_expect=("Unable to handle kernel paging request"
+				"$E2E_SINK faulted in its panic save") ;;
+	sea) fault="sea 0x0b000000" faulted=FAULTED
+		console_expect=("synchronous external abort"
+				"$E2E_SINK faulted in its panic save") ;;
+	nofault) fault=nofault
+		console_expect=("a save failed: its record says so") ;;
+	notready) fault=not-ready faulted=FLUSH_TIMEOUT
+		console_expect=("a save failed: its record says so") ;;
+	*) echo "scenario.sh: unknown fault in '$name'" >&2; exit 2 ;;
+	esac
+	setup="write $dbg/$E2E_SINK/fault $fault"
+	case $fault_crash in
+	sysrq) crash="write /proc/sysrq-trigger c"
+		console_expect+=("sysrq: Trigger a crash") ;;
+	oops) crash="write $dbg/crash oops"
+		setup+=$'\n'"write /proc/sys/kernel/panic_on_oops 1"
+		console_expect+=("Kernel panic - not syncing: Oops: Fatal exception") ;;
+	panic) crash="write $dbg/crash panic"
+		console_expect+=("panic in process context") ;;
+	irq) crash="write $dbg/crash irq"
+		console_expect+=("panic in hard-IRQ context") ;;
+	*) echo "scenario.sh: unknown crash in '$name'" >&2; exit 2 ;;
+	esac ;;
 *)
 	echo "scenario.sh: unknown scenario '$name'" >&2
 	exit 2 ;;
@@ -86,7 +150,7 @@ fi
 	e2e_script "$in/payload"
 } >"$in/script"
 
-"$here/run-qemu.sh" "$out" "$in/script" "$in/payload"
+"$here/run-qemu.sh" "$out" "$in/script" "$in/payload" "$cmdline"
 
 t0=$(date +%s.%N)
 args=(--console "$out/console.log" --vmcore "$out/vmcore" --snapshot "$snap"
@@ -95,13 +159,14 @@ for e in "${console_expect[@]}"; do
 	args+=(--console-expect "$e")
 done
 [ -z "$allow_warn" ] || args+=(--allow-warn "$allow_warn")
+[ -z "$faulted" ] || args+=(--failed-flag "$faulted")
 
 status=0
 fail() { echo "FAIL  $*"; status=1; }
 if [ -n "${CSDUMP:-}" ]; then
 	rc=0
 	"$CSDUMP" extract "$out/vmcore" -o "$out/extract" || rc=$?
-	if [ "$expect" = none ]; then
+	if [ "$expect" != exact ] && [ "$expect" != wrapped ]; then
 		# csdump(1): exit 4, the registry is intact but holds no trace.
 		[ "$rc" = 4 ] || fail "csdump extract exit $rc, expected 4 (no trace)"
 	else
@@ -116,7 +181,7 @@ python3 "$here/check_scenario.py" "${args[@]}" || status=1
 # image, into the same branches as the snapshot itself (through csdump
 # perf, whose snapshot side the host tests check against trc_pkt_lister).
 # A wrapped sink's reference is the snapshot with the barrier in front.
-if [ -n "${CSDUMP:-}" ] && [ "$expect" != none ]; then
+if [ -n "${CSDUMP:-}" ] && { [ "$expect" = exact ] || [ "$expect" = wrapped ]; }; then
 	t0=$(date +%s.%N)
 	ref=$snap
 	if [ "$expect" = wrapped ]; then

@@ -25,7 +25,9 @@ ABI_MAGIC = 0x444B5343
 ABI_VERSION = 1
 REC_SIZE = 128
 KIND_TRACE, KIND_META = 1, 2
-FLAG_NAMES = ("SAVED", "WRAPPED", "FORMATTED", "IN_PLACE")
+FLAG_NAMES = ("SAVED", "WRAPPED", "FORMATTED", "IN_PLACE", "FAILED",
+              "FAULTED", "FLUSH_TIMEOUT")
+FLAG_SAVED, FLAG_FAILED, FLAG_FAULTED = 1 << 0, 1 << 4, 1 << 5
 MAX_NODES = 1024
 
 
@@ -120,6 +122,12 @@ def parse_record(raw, addr):
                           f"{data_offset} capacity {capacity}")
     if any(raw[96:128]):
         raise VmcoreError(f"{where}: reserved bytes are not zero")
+    if flags & FLAG_SAVED and flags & FLAG_FAILED:
+        raise VmcoreError(f"{where}: flags 0x{flags:x} say both SAVED and "
+                          "FAILED")
+    if flags & FLAG_FAULTED and not flags & FLAG_FAILED:
+        raise VmcoreError(f"{where}: flags 0x{flags:x}: FAULTED without "
+                          "FAILED")
     return {
         "addr": addr, "kind": kind, "flags": flags,
         "flag_names": [n for i, n in enumerate(FLAG_NAMES) if flags >> i & 1],
