@@ -33,7 +33,8 @@ static const struct csd_cmd cmds[] = {
 static void usage(FILE *f)
 {
 	fputs("usage: csdump COMMAND [ARGS...]\n"
-	      "       csdump COMMAND --help\n\n"
+	      "       csdump COMMAND --help   (or: csdump help COMMAND)\n"
+	      "       csdump --version\n\n"
 	      "csdump reads the CoreSight trace that a Linux kernel with the\n"
 	      "coresight-kdump series saved at panic out of its vmcore.\n\n"
 	      "commands:\n", f);
@@ -45,6 +46,17 @@ static void usage(FILE *f)
 int csd_cli_main(int argc, char **argv)
 {
 	if (argc < 2) {
+		usage(stderr);
+		return CSD_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "help") && argc > 2) {
+		/* csdump help COMMAND: that command's --help. */
+		char *args[] = { argv[2], (char *)"--help", NULL };
+
+		for (size_t i = 0; i < N_CMDS; i++)
+			if (!strcmp(argv[2], cmds[i].name))
+				return cmds[i].run(2, args);
+		fprintf(stderr, "csdump help: unknown command '%s'\n\n", argv[2]);
 		usage(stderr);
 		return CSD_EXIT_USAGE;
 	}

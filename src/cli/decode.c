@@ -22,19 +22,19 @@
 
 static const char decode_usage[] =
 	"usage: csdump decode INPUT [--vmlinux FILE] [--lines] [--cpu N] [--last N]\n"
-	"                            [--format text|jsonl]\n"
+	"                            [--format text|jsonl] [--threads N]\n"
 	"  INPUT    a vmcore, a directory written by `csdump extract`, or an OpenCSD\n"
 	"           snapshot directory\n"
 	"  --vmlinux FILE  symbols (and, for a vmcore, the program image) from FILE\n"
 	"  --lines         add source file:line (needs DWARF in --vmlinux)\n"
-	"  --cpu N         decode CPU N only\n"
+	"  --cpu N         decode CPU N only (0..4095)\n"
 	"  --last N        text: the last N entries per CPU (default 20, 0 = all)\n"
 	"  --format F      text (default) or jsonl: one JSON object per range and\n"
 	"                  event, in trace order; addresses are hex strings, end is\n"
 	"                  exclusive\n"
-	"  --threads N     decoder threads (default one per CPU this process may\n"
-	"                  run on; 0, or the default on one CPU: decode on the main\n"
-	"                  thread); the output does not depend on it\n";
+	"  --threads N     decoder threads, 0..64 (default one per CPU this process\n"
+	"                  may run on; 0, or the default on one CPU: decode on the\n"
+	"                  main thread); the output does not depend on it\n";
 
 /* ---- decode ------------------------------------------------------------- */
 
@@ -60,6 +60,7 @@ static int decode_parse(int argc, char **argv, struct decode_args *a)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const char *opt = NULL, *want = NULL;	/* the option refused, what it takes */
 	int c;
 
 	memset(a, 0, sizeof(*a));
@@ -76,18 +77,22 @@ static int decode_parse(int argc, char **argv, struct decode_args *a)
 			a->lines = true;
 			break;
 		case 'c':
+			opt = "--cpu", want = "a CPU number, 0..4095";
 			if (!csd_cli_parse_num(optarg, 4095, &a->cpu))
 				goto bad;
 			break;
 		case 'n':
+			opt = "--last", want = "a number of entries, 0..100000000 (0 = all)";
 			if (!csd_cli_parse_num(optarg, 100000000, &a->last))
 				goto bad;
 			break;
 		case 'j':
+			opt = "--threads", want = "a number of threads, 0..64";
 			if (!csd_cli_parse_num(optarg, 64, &a->threads))
 				goto bad;
 			break;
 		case 'f':
+			opt = "--format", want = "text or jsonl";
 			if (!strcmp(optarg, "text"))
 				a->fmt = CSD_RENDER_TEXT;
 			else if (!strcmp(optarg, "jsonl"))
@@ -111,7 +116,7 @@ static int decode_parse(int argc, char **argv, struct decode_args *a)
 	}
 	return -1;
 bad:
-	fprintf(stderr, "csdump decode: bad value '%s'\n", optarg);
+	fprintf(stderr, "csdump decode: bad value '%s' for %s (want %s)\n", optarg, opt, want);
 usage:
 	fputs(decode_usage, stderr);
 	return CSD_EXIT_USAGE;

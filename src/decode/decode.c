@@ -329,7 +329,21 @@ enum csd_err csd_decode_prepare(const struct csd_dump *d, const struct csd_decod
 		for (i = 0; i < d->n_etms && d->etms[i].cpu != (uint64_t)o->cpu; i++)
 			;
 		if (i == d->n_etms) {
-			csd_error("no trace unit of CPU %d in the metadata", o->cpu);
+			char cpus[256];
+			size_t len = 0;
+
+			/* The CPUs there are, as far as a line holds them. */
+			cpus[0] = '\0';
+			for (i = 0; i < d->n_etms && len < sizeof(cpus) - 32; i++) {
+				int n = snprintf(cpus + len, sizeof(cpus) - len, "%s%" PRIu64,
+						 i ? ", " : "", d->etms[i].cpu);
+
+				if (n > 0)
+					len += (size_t)n;
+			}
+			csd_error("--cpu %d: no trace unit of CPU %d in the metadata; it has %s "
+				  "%s%s", o->cpu, o->cpu, d->n_etms == 1 ? "CPU" : "CPUs", cpus,
+				  i < d->n_etms ? ", ..." : "");
 			return CSD_ERR_USAGE;
 		}
 	}

@@ -149,7 +149,7 @@ enum csd_err csd_image_add_vmlinux(struct csd_dump *d, const struct csd_vmlinux 
 
 	if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getphdrnum(elf, &nph)) {
 		csd_error("%s: not an ELF file with program headers (%s)", path,
-			elf_errmsg(-1));
+			  csd_vmlinux_why(vm));
 		return CSD_ERR_FORMAT;
 	}
 	for (i = 0; i < nph && err == CSD_OK; i++) {

@@ -146,15 +146,16 @@ static void text_entry(struct text_render *r, const struct entry *e)
 	case CSD_EV_RANGE:
 		text_sym(r, a, sizeof(a), e->start);
 		if (e->n_ranges == 1) {
-			fprintf(r->base.f, "  %016" PRIx64 "-%016" PRIx64 " %6" PRIu32 " instr %s",
+			fprintf(r->base.f, "  %016" PRIx64 "-%016" PRIx64 " %6" PRIu32 " instr%s",
 				e->start, e->end, e->n_instr, a);
 		} else {
 			/* One function, several ranges: where it began and where it ended. */
 			snprintf(b, sizeof(b), "(%" PRIu32 " ranges)", e->n_ranges);
-			fprintf(r->base.f, "  %016" PRIx64 " %-16s %6" PRIu32 " instr %s", e->start, b,
+			fprintf(r->base.f, "  %016" PRIx64 " %-16s %6" PRIu32 " instr%s", e->start, b,
 				e->n_instr, a);
 			text_sym(r, b, sizeof(b), e->end - 4);
-			fprintf(r->base.f, " ..%s", b);
+			if (b[0])
+				fprintf(r->base.f, " ..%s", b);
 		}
 		if (r->base.lines && csd_syms_line(r->base.syms, e->start, &file, &line))
 			fprintf(r->base.f, "  %s:%d", file, line);
@@ -232,8 +233,11 @@ static void text_report(struct text_render *r)
 			fprintf(r->base.f, "; no trace\n");
 			continue;
 		}
-		fprintf(r->base.f, "; %s %zu entries, newest last:\n", r->last ? "the last" : "all",
-			st->count);
+		if (st->count == 1)
+			fprintf(r->base.f, "; %s entry:\n", r->last ? "the last" : "the only");
+		else
+			fprintf(r->base.f, "; %s %zu entries, newest last:\n",
+				r->last ? "the last" : "all", st->count);
 		for (k = 0; k < st->count; k++)
 			text_entry(r, &st->ring[(st->head + k) % st->cap]);
 	}

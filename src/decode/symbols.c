@@ -25,6 +25,7 @@
 
 struct sym_ent {
 	struct csd_sym s;
+	uint64_t sec_end;	/* a sizeless symbol holds nothing at or past it */
 	uint8_t rank;		/* lower wins among symbols at one address */
 };
 
@@ -68,7 +69,8 @@ static uint8_t sym_rank(const GElf_Sym *sym)
 	}
 }
 
-static bool sym_wanted(Elf *elf, const GElf_Sym *sym, const char *name)
+/* A code symbol worth naming an address after; *@sec_end: its section's end. */
+static bool sym_wanted(Elf *elf, const GElf_Sym *sym, const char *name, uint64_t *sec_end)
 {
 	int type = GELF_ST_TYPE(sym->st_info);
 	GElf_Shdr sh;
@@ -80,7 +82,11 @@ static bool sym_wanted(Elf *elf, const GElf_Sym *sym, const char *name)
 	if (type != STT_FUNC && type != STT_NOTYPE)
 		return false;
 	scn = elf_getscn(elf, sym->st_shndx);
-	return scn && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_EXECINSTR);
+	if (!scn || !gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_EXECINSTR))
+		return false;
+	/* Hostile headers: a section that wraps ends at the top of memory. */
+	*sec_end = sh.sh_addr + sh.sh_size < sh.sh_addr ? UINT64_MAX : sh.sh_addr + sh.sh_size;
+	return true;
 }
 
 static bool name_is_plain(const char *p)
@@ -121,12 +127,16 @@ static enum csd_err read_symtab(struct csd_syms *s, Elf *elf, Elf_Scn *scn, cons
 	for (i = 0; i < count; i++) {
 		GElf_Sym sym;
 		const char *name;
+		uint64_t sec_end;
 
 		if (!gelf_getsym(data, (int)i, &sym) || sym.st_name >= n_str)
 			continue;
 		name = s->strtab + sym.st_name;
-		if (!sym_wanted(elf, &sym, name))
+		if (!sym_wanted(elf, &sym, name, &sec_end))
 			continue;
+		/* At the KASLR-shifted address too; no further than the top. */
+		s->v[s->n].sec_end = sec_end + s->offset < sec_end ? UINT64_MAX :
+				     sec_end + s->offset;
 		s->v[s->n].s.addr = sym.st_value + s->offset;
 		s->v[s->n].s.size = sym.st_size;
 		s->v[s->n].s.name = name;
@@ -183,7 +193,7 @@ enum csd_err csd_syms_load(struct csd_syms **out, const struct csd_vmlinux *vm,
 		return CSD_ERR_NOMEM;
 	s->offset = offset;
 	if (!vm->elf || elf_kind(vm->elf) != ELF_K_ELF) {
-		csd_error("%s: not an ELF file (%s)", vm->path, elf_errmsg(-1));
+		csd_error("%s: not an ELF file (%s)", vm->path, csd_vmlinux_why(vm));
 		err = CSD_ERR_FORMAT;
 		goto fail;
 	}
@@ -225,7 +235,12 @@ static bool sym_holds(const struct csd_syms *s, const struct sym_ent *e, uint64_
 		return false;
 	if (e->s.size)
 		return addr - e->s.addr < e->s.size;
-	/* No size: up to the next symbol. */
+	/*
+	 * No size: up to the next symbol, within its section -- a marker at a
+	 * section's end (__exittext_end) names nothing past it.
+	 */
+	if (addr >= e->sec_end)
+		return false;
 	return e + 1 >= s->v + s->n || addr < e[1].s.addr;
 }
 

@@ -41,6 +41,17 @@ void csd_vmlinux_close(struct csd_vmlinux *vm)
 	free(vm);
 }
 
+const char *csd_vmlinux_why(const struct csd_vmlinux *vm)
+{
+	int e = elf_errno();
+
+	if (e)
+		return elf_errmsg(e);
+	if (!vm->elf || elf_kind(vm->elf) != ELF_K_ELF)
+		return "it does not begin with the ELF magic 7f 45 4c 46";
+	return "unreadable ELF header";
+}
+
 enum csd_err csd_vmlinux_check(const struct csd_vmlinux *vm)
 {
 	const char *path = vm->path;
@@ -48,7 +59,7 @@ enum csd_err csd_vmlinux_check(const struct csd_vmlinux *vm)
 	GElf_Ehdr eh;
 
 	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
-		csd_error("%s: not an ELF file (%s)", path, elf_errmsg(-1));
+		csd_error("%s: not an ELF file (%s)", path, csd_vmlinux_why(vm));
 		return CSD_ERR_FORMAT;
 	}
 	if (eh.e_machine != EM_AARCH64 || gelf_getclass(elf) != ELFCLASS64) {

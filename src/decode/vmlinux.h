@@ -30,4 +30,11 @@ void csd_vmlinux_close(struct csd_vmlinux *vm);
  */
 enum csd_err csd_vmlinux_check(const struct csd_vmlinux *vm);
 
+/*
+ * Why libelf did not take @vm as an ELF file, for a message: libelf's own
+ * reason when it has one, else what the file lacks (libelf says "no error"
+ * for a file that simply is not ELF).
+ */
+const char *csd_vmlinux_why(const struct csd_vmlinux *vm);
+
 #endif

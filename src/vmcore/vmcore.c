@@ -162,16 +162,37 @@ static enum csd_err check_truncated(int fd, const char *path)
 	return CSD_OK;
 }
 
+/*
+ * libkdumpfile's message without its own wording in front ("Cannot set
+ * file.set.0.fd: "), which names an attribute of the library, not the file.
+ */
+static const char *kdump_why(kdump_ctx_t *ctx)
+{
+	const char *e = kdump_get_err(ctx), *p;
+
+	if (!e)
+		return "unknown error";
+	if (!strncmp(e, "Cannot set file.", 16) && (p = strstr(e, ": ")) && p[2])
+		return p + 2;
+	return e;
+}
+
 static enum csd_err open_ctx(struct vmcore *vc, const char *path)
 {
 	const char *arch = NULL;
+	kdump_status st;
 
 	vc->ctx = kdump_new();
 	if (!vc->ctx)
 		return CSD_ERR_NOMEM;
-	if (kdump_open_fd(vc->ctx, vc->fd) != KDUMP_OK) {
-		csd_error("%s: not a vmcore libkdumpfile can read: %s", path,
-			  kdump_get_err(vc->ctx));
+	st = kdump_open_fd(vc->ctx, vc->fd);
+	if (st == KDUMP_ERR_NOTIMPL) {
+		csd_error("%s: not a vmcore: neither an ELF core file nor a makedumpfile "
+			  "(kdump-compressed or flattened) dump", path);
+		return CSD_ERR_FORMAT;
+	}
+	if (st != KDUMP_OK) {
+		csd_error("%s: not a vmcore csdump can read: %s", path, kdump_why(vc->ctx));
 		return CSD_ERR_FORMAT;
 	}
 	/*
