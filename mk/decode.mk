@@ -34,7 +34,7 @@ DECODE_ORACLE_CHECKS := $(addprefix check-decode-oracle-,$(DECODE_ORACLE_TRACES)
 .PHONY: $(DECODE_ORACLE_CHECKS) check-decode-ds5 check-decode-roundtrip check-decode-symbols \
 	check-decode-text check-decode-hostile check-decode-symjson check-decode-valgrind \
 	check-decode-lines check-decode-threads check-decode-image check-decode-crash \
-	check-decode-rawsinks check-decode-pipe check-decode-messages
+	check-decode-rawsinks check-decode-pipe check-decode-messages check-decode-profile
 
 # Per trace ID the same ranges, NACCs and exceptions as trc_pkt_lister -decode.
 $(DECODE_ORACLE_CHECKS): check-decode-oracle-%: $(DECODE_CSDUMP)
@@ -109,6 +109,11 @@ check-decode-messages: $(DECODE_CSDUMP) $(DECODE_PROBE)
 		$(DECODE_CSDUMP) $(DECODE_PROBE) $(DECODE_TRACES)/juno_r1_1 \
 		$(abspath $(DECODE_WORK))/messages
 
+# A trace unit of an M-profile core refused, of an unknown core warned (issue 17).
+check-decode-profile: $(DECODE_CSDUMP)
+	@$(DECODE_ENV) $(HARNESS) decode-profile tests/decode/profile.sh \
+		$(DECODE_CSDUMP) $(DECODE_TRACES)/juno_r1_1 $(abspath $(DECODE_WORK))/profile
+
 # Symbols, source lines and the vmlinux image against nm, addr2line, readelf.
 check-decode-symbols: $(DECODE_PROBE)
 	@$(DECODE_ENV) $(HARNESS) decode-symbols tests/decode/symbols.sh \
@@ -117,4 +122,4 @@ check-decode-symbols: $(DECODE_PROBE)
 CHECKS += $(DECODE_ORACLE_CHECKS) check-decode-ds5 check-decode-roundtrip check-decode-symbols \
 	check-decode-text check-decode-hostile check-decode-symjson check-decode-valgrind \
 	check-decode-lines check-decode-threads check-decode-image check-decode-crash \
-	check-decode-rawsinks check-decode-pipe check-decode-messages
+	check-decode-rawsinks check-decode-pipe check-decode-messages check-decode-profile

@@ -180,6 +180,68 @@ static enum csd_err add_etm(struct snap *s, const struct snap_dev *dev, long cpu
 	return csd_dump_add_etm(s->d, &etm) ? CSD_OK : CSD_ERR_NOMEM;
 }
 
+enum core_profile { PROFILE_A, PROFILE_R, PROFILE_M, PROFILE_UNKNOWN };
+
+/*
+ * The architecture profile of a core device's type, by the names OpenCSD's
+ * snapshot reader knows: "Cortex-A53", "Neoverse-N1", "ARM-AA64",
+ * "ARMv8-A", "ARMv8.2-A", "ARMv8-M", "Cortex-M33", "Cortex-R52"...
+ */
+static enum core_profile profile_of(const char *type)
+{
+	const char *p = type;
+	char c;
+
+	if (!strncasecmp(type, "Cortex-", 7)) {
+		c = (char)toupper((unsigned char)type[7]);
+		return c == 'A' ? PROFILE_A : c == 'R' ? PROFILE_R : c == 'M' ? PROFILE_M :
+		       PROFILE_UNKNOWN;
+	}
+	if (!strncasecmp(type, "Neoverse", 8) || !strcasecmp(type, "ARM-AA64"))
+		return PROFILE_A;
+	if (strncasecmp(type, "ARMv", 4))
+		return PROFILE_UNKNOWN;
+	p += 4;
+	if (!isdigit((unsigned char)*p))
+		return PROFILE_UNKNOWN;
+	while (isdigit((unsigned char)*p) || *p == '.')
+		p++;
+	if (*p++ != '-' || !*p || p[1])
+		return PROFILE_UNKNOWN;
+	c = (char)toupper((unsigned char)*p);
+	return c == 'A' ? PROFILE_A : c == 'R' ? PROFILE_R : c == 'M' ? PROFILE_M :
+	       PROFILE_UNKNOWN;
+}
+
+/*
+ * Whether the trace of @dev, which traces core @core, can be decoded as an
+ * A-profile core's (the only decoder csdump configures): an M- or R-profile
+ * core's is refused, an unknown core's decoded with a warning.
+ */
+static bool core_decodable(const struct snap *s, const struct snap_dev *dev, const char *core)
+{
+	const struct snap_dev *c = core ? find_dev(s, core) : NULL;
+	const char *type = c ? c->type : "";
+
+	if (!core)
+		return true;	/* no core named: nothing says it is not A-profile */
+	switch (profile_of(type)) {
+	case PROFILE_A:
+		return true;
+	case PROFILE_M:
+	case PROFILE_R:
+		csd_warn("%s: trace source %s traces core %s of type %s, an %s-profile core: "
+			 "csdump decodes A-profile trace only, skipped", dev->ini.path, dev->name,
+			 core, type, profile_of(type) == PROFILE_M ? "M" : "R");
+		return false;
+	default:
+		csd_warn("%s: trace source %s traces core %s of %s%s%s: decoded as an A-profile "
+			 "core's", dev->ini.path, dev->name, core, *type ? "unknown type '" :
+			 "no known type", type, *type ? "'" : "");
+		return true;
+	}
+}
+
 static enum csd_err read_etms(struct snap *s)
 {
 	size_t first = s->d->n_etms;
@@ -199,6 +261,8 @@ static enum csd_err read_etms(struct snap *s)
 		if (!is_etmv4(dev))
 			continue;
 		core = core_of_source(s, dev);
+		if (!core_decodable(s, dev, core))
+			continue;
 		cpu = core ? trailing_number(core) : -1;
 		if (cpu < 0)
 			renumber = true;

@@ -22,7 +22,9 @@ bool csd_snapshot_is_dir(const char *path);
  * - Every ETMv4 trace source ("type=ETM4...") becomes a struct csd_etm; its
  *   CPU is the number at the end of the name of its core in
  *   [core_trace_sources] (cpu_3 -> 3, Cortex-A57_0 -> 0), or its position
- *   when there is none or numbers repeat.
+ *   when there is none or numbers repeat.  A source whose core is of an M-
+ *   or R-profile type is reported and skipped; of an unknown type, reported
+ *   and kept (decoded as A-profile).
  * - Every trace buffer that an ETMv4 source feeds becomes a struct csd_sink
  *   (CSD_F_SAVED, plus CSD_F_FORMATTED for format=coresight); buffers of
  *   other sources only (STM, ITM) are reported and left out.
