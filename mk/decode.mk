@@ -34,7 +34,8 @@ DECODE_ORACLE_CHECKS := $(addprefix check-decode-oracle-,$(DECODE_ORACLE_TRACES)
 .PHONY: $(DECODE_ORACLE_CHECKS) check-decode-ds5 check-decode-roundtrip check-decode-symbols \
 	check-decode-text check-decode-hostile check-decode-symjson check-decode-valgrind \
 	check-decode-lines check-decode-threads check-decode-image check-decode-crash \
-	check-decode-rawsinks check-decode-pipe check-decode-messages check-decode-profile
+	check-decode-rawsinks check-decode-pipe check-decode-messages check-decode-profile \
+	check-decode-noimage
 
 # Per trace ID the same ranges, NACCs and exceptions as trc_pkt_lister -decode.
 $(DECODE_ORACLE_CHECKS): check-decode-oracle-%: $(DECODE_CSDUMP)
@@ -114,6 +115,11 @@ check-decode-profile: $(DECODE_CSDUMP)
 	@$(DECODE_ENV) $(HARNESS) decode-profile tests/decode/profile.sh \
 		$(DECODE_CSDUMP) $(DECODE_TRACES)/juno_r1_1 $(abspath $(DECODE_WORK))/profile
 
+# No program image: what the trace says, as trc_pkt_lister does; exit 5 (issue 17).
+check-decode-noimage: $(DECODE_CSDUMP)
+	@$(DECODE_ENV) $(HARNESS) decode-noimage tests/decode/noimage.sh \
+		$(DECODE_CSDUMP) $(DECODE_TRACES)/juno_r1_1 $(abspath $(DECODE_WORK))/noimage
+
 # Symbols, source lines and the vmlinux image against nm, addr2line, readelf.
 check-decode-symbols: $(DECODE_PROBE)
 	@$(DECODE_ENV) $(HARNESS) decode-symbols tests/decode/symbols.sh \
@@ -122,4 +128,5 @@ check-decode-symbols: $(DECODE_PROBE)
 CHECKS += $(DECODE_ORACLE_CHECKS) check-decode-ds5 check-decode-roundtrip check-decode-symbols \
 	check-decode-text check-decode-hostile check-decode-symjson check-decode-valgrind \
 	check-decode-lines check-decode-threads check-decode-image check-decode-crash \
-	check-decode-rawsinks check-decode-pipe check-decode-messages check-decode-profile
+	check-decode-rawsinks check-decode-pipe check-decode-messages check-decode-profile \
+	check-decode-noimage

@@ -84,7 +84,7 @@ const char csd_exit_codes_help[] =
 	"  3  the vmcore has no coresight-kdump registry (kernel without the series)\n"
 	"  4  the registry is intact but holds no saved trace\n"
 	"  5  some records were bad and skipped, or (decode) some trace could not be\n"
-	"     decoded; the intact ones were used\n";
+	"     decoded or there was no program image; the intact ones were used\n";
 
 int csd_exit_code(enum csd_err err)
 {

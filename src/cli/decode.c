@@ -171,9 +171,16 @@ int csd_cmd_decode(int argc, char **argv)
 		goto out;
 	}
 	rc = CSD_EXIT_INPUT;
-	if (!j.d.n_segs)
-		csd_warn("%s: no program image (give --vmlinux): only gaps and addresses "
-			 "can be decoded", a.input);
+	/*
+	 * No program image: what the trace says (the addresses it went to,
+	 * exceptions, context, gaps) but no instructions: a partial decode.
+	 */
+	if (!j.d.n_segs) {
+		csd_warn("%s: no program image (%s): only the addresses the trace went to, "
+			 "exceptions, context and gaps are decoded", a.input,
+			 a.vmlinux ? "and --vmlinux has no code" : "give --vmlinux");
+		partial = CSD_EXIT_PARTIAL;
+	}
 	if (j.vm && csd_syms_load(&j.syms, j.vm, j.d.kaslr_offset, a.lines) != CSD_OK)
 		goto out;
 	/* JSON lines leave whole, should the decoder crash (isolate.h). */

@@ -245,6 +245,15 @@ static ocsd_err_t add_mem_acc(dcd_tree_handle_t tree, struct csd_idec *x)
 							    OCSD_MEM_SPACE_ANY, mem_read, x);
 		run[n++] = (struct seg_run){ .lo = lo, .last = last, .first = i, .n = 1 };
 	}
+	/*
+	 * No image at all: the library still wants a memory accessor (it
+	 * refuses every packet without one).  One over every address that reads
+	 * nothing: each place the trace went becomes an address not accessible,
+	 * as trc_pkt_lister reports it, with the exceptions, context and gaps.
+	 */
+	if (!n)
+		return ocsd_dt_add_callback_mem_acc(tree, 0, ~(ocsd_vaddr_t)0, OCSD_MEM_SPACE_ANY,
+						    mem_read, x);
 	for (i = 0; i < n && e == OCSD_OK; i++) {
 		const struct csd_seg *sg = im->v[run[i].first];
 
