@@ -7,6 +7,7 @@
 #   mk/kernel.mk   the arm64 kernel with the patch series, KUnit
 #   mk/qemu.mk     QEMU from Debian's source with the qemu/ series
 #   mk/e2e.mk      QEMU end-to-end crash scenarios, make demo
+#   mk/e2e-hw.mk   the same on the emulated CoreSight hardware
 #   mk/encoder.mk  the ETMv4 trace encoder (tests and benchmarks only)
 #   mk/fuzz.mk     libFuzzer targets
 # `make check` runs every test and ends with one "N passed, N failed" line.
@@ -46,6 +47,8 @@ help:
 	@echo "make qemu       QEMU with the emulated CoreSight hardware (qemu/)"
 	@echo "make kunit      run the KUnit suite of the series in QEMU"
 	@echo "make e2e        QEMU end-to-end crash scenarios"
+	@echo "make kernel-hw  the kernel for the emulated hardware (no test device)"
+	@echo "make e2e-hw     crash scenarios on the emulated CoreSight hardware"
 	@echo "make fuzz       run each fuzz target (FUZZ_SECONDS, default 60)"
 	@echo "make bench      decoding throughput against its peers"
 	@echo "make crash-ext  the crash extension, build/crash/csdump.so (arm64)"

@@ -279,7 +279,7 @@ static unsigned long read_num(const char *path)
 
 #define PMU_DIR		"/sys/bus/event_source/devices/cs_etm"
 #define RING_PAGES	8	/* + 1 for the header page */
-#define AUX_PAGES	64
+#define AUX_PAGES	256	/* 1 MiB: more than a test session writes */
 
 /*
  * One cs_etm event, as tools/perf's cs_etm recording sets it up: config2

@@ -1,0 +1,233 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Check one crash of the emulated CoreSight hardware against the models' log.
+
+    check_hw.py --console LOG --vmcore VMCORE --sink NAME --held FILE
+                --streams DIR --expect exact|wrapped|none
+                [--devices "etm0 ... tmc_etf0"] [--console-expect TEXT]...
+                [--allow TEXT]...
+                [--etm-regs FILE] [--extract DIR]
+
+The oracles share nothing with csdump: what the emulated sink held when it
+last stopped (--held, written by the QEMU model outside the guest), the
+per-CPU streams the emulated ETMs were given (--streams DIR/etm<N>.bin), an
+independent walk of the vmcore by the record ABI (tests/e2e/vmcore_registry.py),
+the tests' own deframer (tests/decode/frames.py) and, for the ETM records,
+the register values the models report (--etm-regs, "cpu REG value" lines).
+
+--expect exact: the sink did not wrap and holds the start of every stream;
+wrapped: it wrapped, the record starts with a barrier packet; none: the
+session ended before the crash and the registry holds no trace.
+"""
+import argparse
+import os
+import re
+import struct
+import sys
+import zlib
+
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(here, "..", "e2e"))
+sys.path.insert(0, os.path.join(here, "..", "decode"))
+import check_scenario  # noqa: E402
+import frames  # noqa: E402
+import snapshot_regs  # noqa: E402
+import vmcore_registry  # noqa: E402
+
+BARRIER = check_scenario.BARRIER
+# perf's ETMv4 block as the series records it (docs/record-abi.md): magic,
+# cpu, count, then these registers in this order.
+META_REGS = snapshot_regs.REGS
+
+
+class Vmcore(vmcore_registry.Vmcore):
+    """The ABI walker's vmcore, which reads through PT_LOAD segments only
+    (the linear map and the kernel image), with drgn (python3-drgn, the
+    kernel's own page tables, with VMLINUX) for the addresses outside them:
+    a TMC-ETR scatter-gather buffer's vmap() address."""
+
+    def __init__(self, path, vmlinux):
+        super().__init__(path)
+        self.vmlinux, self.prog = vmlinux, None
+
+    def read(self, vaddr, size):
+        try:
+            return super().read(vaddr, size)
+        except vmcore_registry.VmcoreError:
+            if not self.vmlinux:
+                raise
+        if self.prog is None:
+            import drgn
+            self.prog = drgn.Program()
+            self.prog.set_core_dump(self.path)
+            self.prog.load_debug_info([self.vmlinux])
+        return self.prog.read(vaddr, size)
+
+
+def streams_in(data):
+    return {t: bytes(b) for t, b in frames.deframe(data).items()
+            if t is not None and 0 < t < 0x70}
+
+
+def check_console(c, log, extra, devices, allow):
+    with open(log, "rb") as f:
+        text = f.read().decode("utf-8", "replace")
+    for pat in check_scenario.FORBIDDEN:
+        lines = [ln for ln in text.splitlines() if pat in ln and
+                 not any(a in ln for a in allow)]
+        c.ok(not lines, f"console: no '{pat.strip()}'" +
+             (f" (found: {lines[0].strip()})" if lines else ""))
+    for pat in ["Kernel panic - not syncing", "Starting crashdump kernel",
+                "e2e-init: vmcore saved"] + extra:
+        c.ok(pat in text, f"console: '{pat}'")
+    if devices:
+        line = next((ln for ln in text.splitlines()
+                     if "e2e-init: ls /sys/bus/coresight/devices:" in ln), "")
+        have = set(line.split(":", 2)[-1].split())
+        missing = sorted(set(devices.split()) - have)
+        c.ok(line and not missing, "stock drivers probed: " +
+             (" ".join(sorted(have)) if not missing else f"missing {missing}"))
+    return text
+
+
+def check_sink(c, core, records, a, held, streams):
+    sinks = [r for r in records if r["kind"] == vmcore_registry.KIND_TRACE]
+    if a.expect == "none":
+        c.ok(not sinks, f"registry: no trace record after the session ended "
+             f"({[r['name'] for r in sinks]})")
+        return None
+    rec = next((r for r in sinks if r["name"] == a.sink), None)
+    if not c.ok(rec is not None, f"registry: a trace record {a.sink} "
+                f"(have {[r['name'] for r in sinks]})"):
+        return None
+    flags = set(rec["flag_names"])
+    c.ok("SAVED" in flags and "FORMATTED" in flags,
+         f"{a.sink}: flags {rec['flag_names']}")
+    c.ok(("WRAPPED" in flags) == (a.expect == "wrapped"),
+         f"{a.sink}: WRAPPED {'set' if 'WRAPPED' in flags else 'clear'} "
+         f"({a.expect})")
+    data = vmcore_registry.record_data(core, rec)
+    c.ok(zlib.crc32(data) == rec["data_crc"],
+         f"{a.sink}: CRC 0x{rec['data_crc']:08x} matches the data")
+    want = BARRIER + held[16:] if a.expect == "wrapped" else held
+    c.ok(data == want, f"{a.sink}: the {len(data)} bytes in the vmcore are "
+         f"what the emulated sink held at its stop ({len(held)} bytes"
+         f"{', barrier first' if a.expect == 'wrapped' else ''})")
+    # What the sink held is the ETMs' streams, framed: each trace ID's
+    # bytes are a piece of what its ETM was given (its start, unless the
+    # sink wrapped).
+    got = streams_in(held)
+    c.ok(bool(got), f"{a.sink}: trace IDs {sorted(hex(t) for t in got)}")
+    for tid, b in sorted(got.items()):
+        src = streams.get(tid)
+        if src is None:
+            c.ok(False, f"trace ID 0x{tid:x}: no ETM was given a stream for it")
+            continue
+        # An ETM emits its stream at each enable: a perf session's
+        # schedule-ins repeat it.
+        rep = src * (len(b) // max(len(src), 1) + 2)
+        pos = rep.find(b) if a.expect == "wrapped" else (0 if rep.startswith(b) else -1)
+        c.ok(pos >= 0 and len(b) > 0,
+             f"trace ID 0x{tid:x}: {len(b)} bytes = the ETM's stream "
+             f"(of {len(src)} bytes, repeated) from byte {pos % max(len(src), 1)}")
+    return data
+
+
+def check_etms(c, core, records, etm_regs, cpus, which, console):
+    metas = {r["cpu"]: r for r in records
+             if r["kind"] == vmcore_registry.KIND_META}
+    if which == "saved":
+        # A per-thread session's tracers join at setup; only those its
+        # event ran on leave metadata, the panicking CPU's among them.
+        m = re.search(r"CPU: (\d+) PID: \d+ Comm: init", console)
+        crash_cpu = int(m.group(1)) if m else -1
+        cpus = sorted(cpu for cpu, r in metas.items() if "SAVED" in r["flag_names"])
+        c.ok(crash_cpu in cpus, f"ETM metadata saved for CPUs {cpus}, the "
+             f"panicking CPU {crash_cpu} among them")
+    for cpu in cpus:
+        rec = metas.get(cpu)
+        if not c.ok(rec is not None, f"cpu {cpu}: ETMv4 metadata record"):
+            continue
+        data = vmcore_registry.record_data(core, rec)
+        c.ok(zlib.crc32(data) == rec["data_crc"], f"cpu {cpu}: CRC matches")
+        vals = struct.unpack("<10Q", data[:80]) if len(data) >= 80 else ()
+        regs = dict(zip(META_REGS, vals[3:])) if vals else {}
+        want = etm_regs.get(cpu, {})
+        for name in META_REGS:
+            if name not in want:
+                continue
+            c.ok(regs.get(name) == want[name],
+                 f"cpu {cpu}: {name} 0x{regs.get(name, -1):x} = the emulated "
+                 f"register 0x{want[name]:x}")
+
+
+def read_etm_regs(path):
+    """'cpu NAME value' lines (the ETM models' log) -> {cpu: {NAME: value}}."""
+    out = {}
+    if not path:
+        return out
+    with open(path) as f:
+        for ln in f:
+            p = ln.split()
+            if len(p) == 3 and p[0].isdigit():
+                out.setdefault(int(p[0]), {})[p[1]] = int(p[2], 0)
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--console", required=True)
+    ap.add_argument("--vmcore", required=True)
+    ap.add_argument("--sink", required=True)
+    ap.add_argument("--held", help="what the emulated sink held at its stop")
+    ap.add_argument("--streams", required=True)
+    ap.add_argument("--expect", required=True, choices=("exact", "wrapped", "none"))
+    ap.add_argument("--devices", default="")
+    ap.add_argument("--console-expect", action="append", default=[])
+    ap.add_argument("--allow", action="append", default=[],
+                    help="a forbidden line containing this text is the crash's own")
+    ap.add_argument("--etm-regs")
+    ap.add_argument("--etm-cpus", choices=("all", "saved"), default="all",
+                    help="whose metadata must be saved: every CPU's, or those "
+                    "a per-thread session ran on")
+    ap.add_argument("--extract")
+    ap.add_argument("--vmlinux", help="for drgn, to read vmap() addresses")
+    a = ap.parse_args()
+
+    streams, cpus = {}, []
+    for name in sorted(os.listdir(a.streams)):
+        if name.startswith("etm") and name.endswith(".bin"):
+            cpu = int(name[3:-4])
+            cpus.append(cpu)
+            with open(os.path.join(a.streams, name), "rb") as f:
+                # The 6.1 driver's trace ID for a CPU (coresight-pmu.h).
+                streams[0x10 + 2 * cpu] = f.read()
+    held = b""
+    if a.expect != "none":
+        with open(a.held, "rb") as f:
+            held = f.read()
+
+    c = check_scenario.Checker()
+    console = check_console(c, a.console, a.console_expect, a.devices, a.allow)
+    data = None
+    try:
+        core = Vmcore(a.vmcore, a.vmlinux)
+        _, head, records = vmcore_registry.walk(core)
+        print(f"registry at 0x{head:x}: {len(records)} record(s)")
+        data = check_sink(c, core, records, a, held, streams)
+        if a.expect != "none":
+            check_etms(c, core, records, read_etm_regs(a.etm_regs), cpus,
+                       a.etm_cpus, console)
+    except (vmcore_registry.VmcoreError, KeyError, ValueError) as e:
+        c.ok(False, f"registry walk: {e}")
+    if a.extract and data is not None:
+        path = os.path.join(a.extract, "cstrace.bin")
+        got = open(path, "rb").read() if os.path.exists(path) else b""
+        c.ok(got == data, f"csdump extract: cstrace.bin ({len(got)} bytes) "
+             "equals the record in the vmcore")
+    print(f"{c.failures} failure(s)")
+    return 1 if c.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Read what the emulated CoreSight models recorded outside the guest.
+
+    models.py held DIR SINK     the file of what SINK held at its last stop
+    models.py etm-regs QEMULOG  the ETMs' metadata registers, as the guest
+                                read (ID registers) or wrote (TRCCONFIGR,
+                                TRCTRACEIDR) them: "cpu NAME value" lines
+
+DIR is the machine's coresight-log directory: each sink appends a line per
+stop of capture to DIR/SINK.log ("stop=N reason=R ... file=F") and writes
+the trace memory, oldest byte first, to DIR/F (docs/emulated-hardware.md).
+A stop at QEMU's exit ("reason=exit") is not one the guest asked for.
+
+QEMULOG is QEMU's log (-D) with the trace events coresight_etm4_read and
+coresight_etm4_write enabled: QEMU's own record of each register access.
+"""
+import os
+import re
+import sys
+
+# The registers of perf's ETMv4 metadata (tests/e2e/snapshot_regs.py REGS),
+# by offset (ETMv4 architecture specification, IHI 0064, chapter 7).
+OFFSETS = {0x010: "TRCCONFIGR", 0x040: "TRCTRACEIDR", 0x1E0: "TRCIDR0",
+           0x1E4: "TRCIDR1", 0x1E8: "TRCIDR2", 0x180: "TRCIDR8",
+           0xFB8: "TRCAUTHSTATUS"}
+WRITTEN = ("TRCCONFIGR", "TRCTRACEIDR")
+ACCESS = re.compile(r"coresight_etm4_(read|write) etm(\d+): (?:read|write) "
+                    r"(0x[0-9a-f]+) (?:->|<-) (0x[0-9a-f]+)")
+
+
+def held(log_dir, sink):
+    last = None
+    with open(os.path.join(log_dir, sink + ".log")) as f:
+        for line in f:
+            fields = dict(kv.split("=", 1) for kv in line.split() if "=" in kv)
+            if fields.get("reason") != "exit":
+                last = fields
+    if last is None:
+        raise SystemExit(f"models.py: {sink} never stopped capture")
+    return os.path.join(log_dir, last["file"])
+
+
+def etm_regs(qemu_log):
+    regs = {}
+    with open(qemu_log, errors="replace") as f:
+        for line in f:
+            m = ACCESS.search(line)
+            if not m:
+                continue
+            kind, cpu, off, val = m.group(1), int(m.group(2)), int(m.group(3), 16), m.group(4)
+            name = OFFSETS.get(off)
+            if name and (kind == "write") == (name in WRITTEN):
+                regs.setdefault(cpu, {})[name] = val
+    return regs
+
+
+def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "held":
+        print(held(sys.argv[2], sys.argv[3]))
+    elif len(sys.argv) == 3 and sys.argv[1] == "etm-regs":
+        for cpu, r in sorted(etm_regs(sys.argv[2]).items()):
+            for name, val in r.items():
+                print(cpu, name, val)
+    else:
+        print(__doc__, file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

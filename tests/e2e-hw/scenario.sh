@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# scenario.sh NAME: one crash of a guest on the emulated CoreSight hardware.
+#
+# NAME is SINK[-SESSION]-CRASH.  The guest (the stock drivers only: make
+# kernel-hw) runs on build/qemu's -M virt,coresight=on: an ETMv4 per CPU ->
+# funnel -> TMC-ETF -> replicator -> {TMC-ETR, ETB10}.  A session on SINK
+# traces every CPU's ETM, the guest crashes the CRASH way, kdump's
+# capture kernel saves the vmcore; check_hw.py holds it against what the
+# emulated sink held when it stopped (the models' log), the streams the ETMs
+# were given, and the emulated registers; csdump extract and decode run on
+# it, and decode is checked against trc_pkt_lister on `csdump snapshot`.
+#
+#   SINK   etf         tmc_etf0, circular buffer
+#          etr-flat    tmc_etr0, a 64 KiB flat buffer in guest memory
+#          etr-sg      tmc_etr0, a 1 MiB scatter-gather buffer
+#          etb10       etb0
+#   SESSION (none)     sysfs: enable_sink, then enable_source on each ETM
+#          perfcpus    perf, CPU-wide: a cs_etm event on every CPU, the sink
+#                      chosen by its hash as perf does, AUX buffers mapped
+#          perfthread  perf, per-thread: the crashing task's own event, and
+#                      100 ms of context switches (sched_yield) before it
+#   CRASH  sysrq       sysrq-c, process context
+#          softlockup  a soft lockup (LKDTM SOFTLOCKUP) with softlockup_panic=1:
+#                      the watchdog's hrtimer panics, in hard-IRQ context
+#          oops        NULL dereference with kernel.panic_on_oops=1 (LKDTM)
+#          disabled    the session ends before sysrq-c: nothing is saved
+#
+# The ETMs' streams come from etm4enc (a walk of the guest's vmlinux, six
+# CPUs) split per trace ID; the next step makes the ETMs trace the guest's
+# real execution.  Outputs under $E2E_OUT/NAME/: console.log, vmcore,
+# models/ (the QEMU models' log), extract/, decode.*, times.
+#
+# Environment: run-qemu.sh's (E2E_QEMU: build/qemu's binary), plus E2E_OUT,
+# CSDUMP, ETM4ENC and VMLINUX (the guest's).
+set -euo pipefail
+
+name=$1
+here=$(cd "$(dirname "$0")" && pwd)
+: "${E2E_OUT:?}" "${CSDUMP:?}" "${ETM4ENC:?}" "${VMLINUX:?}" "${E2E_QEMU:?}"
+crash_kind=${name##*-} sink=${name%-*} session=sysfs
+case $sink in
+*-perfcpus)   session=cpus sink=${sink%-perfcpus} ;;
+*-perfthread) session=thread sink=${sink%-perfthread} ;;
+esac
+devs=/sys/bus/coresight/devices
+lkdtm=/sys/kernel/debug/provoke-crash
+cpus=6
+
+in=$E2E_OUT/$name.in
+out=$E2E_OUT/$name
+rm -rf "$in"
+mkdir -p "$in/payload" "$in/trace"
+in=$(cd "$in" && pwd)
+
+# The sink and its capacity in bytes (the models' defaults for the ETF's
+# RAM and the ETB10's depth; the ETR's buffer is the size set through sysfs).
+buf_size=
+case $sink in
+etf)      dev=tmc_etf0 capacity=65536 ;;
+etr-flat) dev=tmc_etr0 buf_size=0x10000 capacity=65536 ;;
+etr-sg)   dev=tmc_etr0 buf_size=0x100000 capacity=1048576 ;;
+etb10)    dev=etb0 capacity=16384 ;;
+*) echo "scenario.sh: unknown sink '$sink'" >&2; exit 2 ;;
+esac
+# About 40 KiB of trace for sysrq, 100 KiB for softlockup and oops: the ETF
+# and the flat ETR wrap in those.
+# The administrator's opt-in (coresight_kdump.enable) and panic policy
+# (crash_kexec_post_notifiers: the save runs before the crash kernel).
+expect=exact setup= end_session= console_expect=() steps=5000 allow=()
+cmdline="crash_kexec_post_notifiers coresight_kdump.enable=1"
+case $crash_kind in
+sysrq)
+	crash="write /proc/sysrq-trigger c"
+	console_expect=("sysrq: Trigger a crash") ;;
+softlockup)
+	steps=12000
+	crash="write $lkdtm/DIRECT SOFTLOCKUP"
+	cmdline="$cmdline softlockup_panic=1 watchdog_thresh=1"
+	allow=("watchdog: BUG: soft lockup")
+	console_expect=("watchdog: BUG: soft lockup"
+			"Kernel panic - not syncing: softlockup: hung tasks"
+			"watchdog_timer_fn") ;;
+oops)
+	steps=12000
+	setup="write /proc/sys/kernel/panic_on_oops 1"
+	crash="write $lkdtm/DIRECT EXCEPTION"
+	console_expect=("Unable to handle kernel NULL pointer dereference"
+			"Kernel panic - not syncing: Oops: Fatal exception") ;;
+disabled)
+	expect=none end_session=yes
+	crash="write /proc/sysrq-trigger c"
+	console_expect=("sysrq: Trigger a crash") ;;
+*) echo "scenario.sh: unknown crash '$crash_kind'" >&2; exit 2 ;;
+esac
+
+t0=$(date +%s.%N)
+# The sysfs default configuration of the 6.1 driver traces neither context
+# IDs nor the return stack: the streams are encoded to match it.
+"$ETM4ENC" --elf "$VMLINUX" --cpus "$cpus" --no-ctxid --no-retstack \
+	--steps "$steps" --no-snapshot -o "$in/synth" >/dev/null
+map=$(for c in $(seq 0 $((cpus - 1))); do printf '%x=etm%d,' $((0x10 + c)) "$c"; done)
+python3 "$here/deformat.py" "$in/synth/cstrace.bin" "$in/trace" --map "$map" >/dev/null
+# More trace than the sink holds: it wraps (the ETMs emit their streams at
+# enable; the formatter's frames take what etm4enc's did, give or take the
+# last frame of each ID change).
+if [ "$expect" = exact ] && [ "$(stat -c %s "$in/synth/cstrace.bin")" -gt "$capacity" ]; then
+	expect=wrapped
+fi
+
+{
+	echo "# e2e-hw $name: a $session session on $dev, $cpus ETMs, crash: $crash"
+	echo "ls $devs"
+	[ -z "$buf_size" ] || echo "write $devs/$dev/buffer_size $buf_size"
+	if [ "$session" = sysfs ]; then
+		echo "write $devs/$dev/enable_sink 1"
+		for c in $(seq 0 $((cpus - 1))); do
+			echo "write $devs/etm$c/enable_source 1"
+		done
+	else
+		echo "perf $dev $session"
+		[ "$session" != thread ] || echo "yield 100"
+	fi
+	echo "sleep 200"
+	if [ -n "$end_session" ]; then
+		for c in $(seq 0 $((cpus - 1))); do
+			echo "write $devs/etm$c/enable_source 0"
+		done
+		echo "write $devs/$dev/enable_sink 0"
+	fi
+	echo "kexec"
+	[ -z "$setup" ] || echo "$setup"
+	echo "log crashing: $crash"
+	echo "$crash"
+	echo "sleep 5000"
+} >"$in/script"
+e2e_prep=$(printf '%.1f' "$(echo "$(date +%s.%N) - $t0" | bc)")
+
+# QEMU's own log of the ETMs' register accesses: the oracle of the records.
+E2E_MACHINE=",coresight=on,coresight-trace=$in/trace,coresight-log=$out/models" \
+E2E_QEMU_ARGS="-trace coresight_etm4_read -trace coresight_etm4_write -D $out/models/qemu.log" \
+E2E_LOG_DIR=$out/models \
+	"$here/../e2e/run-qemu.sh" "$out" "$in/script" "$in/payload" "$cmdline"
+echo "prepare $e2e_prep" >>"$out/times"
+
+. "$here/../e2e/lib.sh"
+status=0
+fail() { echo "FAIL  $*"; status=1; }
+
+t0=$(date +%s.%N)
+rc=0
+"$CSDUMP" extract "$out/vmcore" -o "$out/extract" || rc=$?
+if [ "$expect" = none ]; then
+	[ "$rc" = 4 ] || fail "csdump extract exit $rc, expected 4 (no trace)"
+else
+	[ "$rc" = 0 ] || fail "csdump extract exit $rc"
+fi
+e2e_elapsed "$t0" extract "$out/times"
+
+held=$("$here/models.py" held "$out/models" "$dev" 2>/dev/null || true)
+if [ "$expect" != none ] && [ -z "$held" ]; then
+	fail "the emulated $dev never stopped capture (models/$dev.log)"
+	held=/dev/null
+fi
+args=(--console "$out/console.log" --vmcore "$out/vmcore" --vmlinux "$VMLINUX" --sink "$dev"
+      --streams "$in/trace" --expect "$expect"
+      --devices "$(printf 'etm%d ' $(seq 0 $((cpus - 1)))) funnel0 replicator0 tmc_etf0 tmc_etr0 etb0")
+[ -z "$held" ] || args+=(--held "$held")
+"$here/models.py" etm-regs "$out/models/qemu.log" >"$out/etm-regs.txt" 2>/dev/null &&
+	args+=(--etm-regs "$out/etm-regs.txt")
+[ "$expect" = none ] || args+=(--extract "$out/extract")
+[ "$session" != thread ] || args+=(--etm-cpus saved)
+for e in "${console_expect[@]}"; do
+	args+=(--console-expect "$e")
+done
+for e in "${allow[@]}"; do
+	args+=(--allow "$e")
+done
+# Debian's python3, for its drgn (not a python3 earlier on PATH).
+/usr/bin/python3 "$here/check_hw.py" "${args[@]}" || status=1
+
+# The decode: csdump's own, with the guest's symbols, against OpenCSD's
+# trc_pkt_lister on the snapshot csdump writes of the same vmcore.
+if [ "$expect" != none ]; then
+	t0=$(date +%s.%N)
+	"$here/decode_check.sh" "$CSDUMP" "$out/vmcore" "$VMLINUX" "$out" || status=1
+	e2e_elapsed "$t0" decode "$out/times"
+fi
+cat "$out/times"
+exit $status
