@@ -16,6 +16,34 @@ SHF_ALLOC, SHF_EXECINSTR = 2, 4
 STB_GLOBAL, STT_FUNC = 1, 2
 
 
+def write_elf(out, base, size, syms, strtab):
+    """Write @out: an AArch64 ELF file with one NOBITS code section .text of
+    @size bytes at @base and the symbol table @syms (packed Elf64_Sym, the
+    null symbol first) over the string table @strtab."""
+    shstr = b'\0.text\0.symtab\0.strtab\0.shstrtab\0'
+    symtab = b''.join(syms)
+    off_sym = 64
+    off_str = off_sym + len(symtab)
+    off_shstr = off_str + len(strtab)
+    off_sh = (off_shstr + len(shstr) + 7) & ~7
+
+    def shdr(name, typ, flags, addr, off, size, link=0, info=0, align=1, entsize=0):
+        return struct.pack('<IIQQQQIIQQ', name, typ, flags, addr, off, size, link, info, align,
+                           entsize)
+    shdrs = [shdr(0, 0, 0, 0, 0, 0),
+             shdr(1, SHT_NOBITS, SHF_ALLOC | SHF_EXECINSTR, base, 0, size, align=4),
+             shdr(7, SHT_SYMTAB, 0, 0, off_sym, len(symtab), link=3, info=1, align=8,
+                  entsize=24),
+             shdr(15, SHT_STRTAB, 0, 0, off_str, len(strtab)),
+             shdr(23, SHT_STRTAB, 0, 0, off_shstr, len(shstr))]
+    ehdr = struct.pack('<4sBBBBB7sHHIQQQIHHHHHH', b'\x7fELF', 2, 1, 1, 0, 0, b'\0' * 7,
+                       ET_EXEC, EM_AARCH64, 1, base, 0, off_sh, 0, 64, 56, 0, 64, len(shdrs), 4)
+    with open(out, 'wb') as f:
+        f.write(ehdr + symtab + strtab + shstr)
+        f.write(b'\0' * (off_sh - off_shstr - len(shstr)))
+        f.write(b''.join(shdrs))
+
+
 def main():
     out, start, end = sys.argv[1], int(sys.argv[2], 0), int(sys.argv[3], 0)
     hostile = sys.argv[4:] == ['hostile']
@@ -35,28 +63,7 @@ def main():
         strtab += name + b'\0'
         addr += size
         n += 1
-    shstr = b'\0.text\0.symtab\0.strtab\0.shstrtab\0'
-    symtab = b''.join(syms)
-    off_sym = 64
-    off_str = off_sym + len(symtab)
-    off_shstr = off_str + len(strtab)
-    off_sh = (off_shstr + len(shstr) + 7) & ~7
-
-    def shdr(name, typ, flags, addr, off, size, link=0, info=0, align=1, entsize=0):
-        return struct.pack('<IIQQQQIIQQ', name, typ, flags, addr, off, size, link, info, align,
-                           entsize)
-    shdrs = [shdr(0, 0, 0, 0, 0, 0),
-             shdr(1, SHT_NOBITS, SHF_ALLOC | SHF_EXECINSTR, start, 0, end - start, align=4),
-             shdr(7, SHT_SYMTAB, 0, 0, off_sym, len(symtab), link=3, info=1, align=8,
-                  entsize=24),
-             shdr(15, SHT_STRTAB, 0, 0, off_str, len(strtab)),
-             shdr(23, SHT_STRTAB, 0, 0, off_shstr, len(shstr))]
-    ehdr = struct.pack('<4sBBBBB7sHHIQQQIHHHHHH', b'\x7fELF', 2, 1, 1, 0, 0, b'\0' * 7,
-                       ET_EXEC, EM_AARCH64, 1, start, 0, off_sh, 0, 64, 56, 0, 64, len(shdrs), 4)
-    with open(out, 'wb') as f:
-        f.write(ehdr + symtab + strtab + shstr)
-        f.write(b'\0' * (off_sh - off_shstr - len(shstr)))
-        f.write(b''.join(shdrs))
+    write_elf(out, start, end - start, syms, strtab)
     print('%s: %d functions in 0x%x-0x%x' % (out, n, start, end))
 
 
