@@ -163,21 +163,28 @@ static void cmd_copy(const char *src, const char *dst)
 	say("copied %zu bytes from %s to %s", total, src, dst);
 }
 
-static void cmd_expect(const char *path, const char *text)
+/* The first line of @path, without its newline, into @buf; fails on error. */
+static void read_line(const char *path, char *buf, size_t size)
 {
-	char buf[256];
 	ssize_t n;
 	int fd;
 
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		fail("open %s: %s", path, strerror(errno));
-	n = read(fd, buf, sizeof(buf) - 1);
+	n = read(fd, buf, size - 1);
 	close(fd);
 	if (n < 0)
 		fail("read %s: %s", path, strerror(errno));
 	buf[n] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
+}
+
+static void cmd_expect(const char *path, const char *text)
+{
+	char buf[256];
+
+	read_line(path, buf, sizeof(buf));
 	if (strcmp(buf, text))
 		fail("%s reads '%s', expected '%s'", path, buf, text);
 }
@@ -263,17 +270,10 @@ static void cmd_ls(const char *dir)
 static unsigned long read_num(const char *path)
 {
 	char buf[64];
-	ssize_t n;
-	int fd;
 
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		fail("open %s: %s", path, strerror(errno));
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		fail("read %s", path);
-	buf[n] = '\0';
+	read_line(path, buf, sizeof(buf));
+	if (!buf[0])
+		fail("%s is empty", path);
 	return strtoul(buf, NULL, 0);
 }
 
