@@ -28,9 +28,8 @@ import zlib
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, "..", "e2e"))
-sys.path.insert(0, os.path.join(here, "..", "decode"))
 import check_scenario  # noqa: E402
-import frames  # noqa: E402
+import deformat  # noqa: E402  (the tests' own deframer, tests/decode/frames.py)
 import snapshot_regs  # noqa: E402
 import vmcore_registry  # noqa: E402
 
@@ -62,11 +61,6 @@ class Vmcore(vmcore_registry.Vmcore):
             self.prog.set_core_dump(self.path)
             self.prog.load_debug_info([self.vmlinux])
         return self.prog.read(vaddr, size)
-
-
-def streams_in(data):
-    return {t: bytes(b) for t, b in frames.deframe(data).items()
-            if t is not None and 0 < t < 0x70}
 
 
 def check_console(c, log, extra, devices, allow):
@@ -116,7 +110,7 @@ def check_sink(c, core, records, a, held, streams):
     # What the sink held is the ETMs' streams, framed: each trace ID's
     # bytes are a piece of what its ETM was given (its start, unless the
     # sink wrapped).
-    got = streams_in(held)
+    got = deformat.streams_of(held)
     c.ok(bool(got), f"{a.sink}: trace IDs {sorted(hex(t) for t in got)}")
     for tid, b in sorted(got.items()):
         src = streams.get(tid)
