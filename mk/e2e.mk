@@ -81,5 +81,15 @@ check-e2e-capture-crashtime0: check-e2e-sysrq $(MAKEDUMPFILE_STAMP)
 	@$(HARNESS) e2e-capture-crashtime0 env $(CAPTURE_ENV) tests/e2e/crashtime0.sh \
 		$(E2E)/sysrq/vmcore $(KERNEL_VMLINUX) $(E2E)/capture-crashtime0
 
+# What csdump says of a sink the kernel did not save (tests/e2e/save_outcome.sh),
+# on the vmcore of each scenario whose sink is FAILED or never saved.
+E2E_OUTCOME := nopost $(filter fault-%,$(E2E_SCENARIOS))
+.PHONY: $(addprefix check-e2e-outcome-,$(E2E_OUTCOME))
+$(addprefix check-e2e-outcome-,$(E2E_OUTCOME)): check-e2e-outcome-%: check-e2e-%
+	@$(HARNESS) e2e-outcome-$* tests/e2e/save_outcome.sh $(HOST)/csdump \
+		$(E2E)/$*/vmcore $(E2E)/outcome-$*
+e2e: $(addprefix check-e2e-outcome-,$(E2E_OUTCOME))
+CHECKS += $(addprefix check-e2e-outcome-,$(E2E_OUTCOME))
+
 e2e: $(addprefix check-e2e-capture-,$(E2E_CAPTURE)) check-e2e-capture-crashtime0
 CHECKS += $(addprefix check-e2e-capture-,$(E2E_CAPTURE)) check-e2e-capture-crashtime0

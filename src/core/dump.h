@@ -22,6 +22,10 @@
 #define CSD_F_WRAPPED	(1u << 1)
 #define CSD_F_FORMATTED	(1u << 2)
 #define CSD_F_IN_PLACE	(1u << 3)
+#define CSD_F_FAILED	(1u << 4)	/* the panic save started and did not complete */
+#define CSD_F_FAULTED	(1u << 5)	/* with FAILED: it faulted */
+#define CSD_F_FLUSH_TIMEOUT (1u << 6)	/* with SAVED: the last bytes may be missing;
+					 * with FAILED: the sink never confirmed its stop */
 
 /* ETMv4 decode metadata, in the order of perf's per-CPU block. */
 struct csd_etm {

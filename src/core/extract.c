@@ -38,18 +38,21 @@ static enum csd_err write_metadata(const struct csd_dump *d, const char *dir)
 static void summary_records(FILE *f, const struct csd_registry *reg)
 {
 	static const char *const state[] = { "ok", "unsaved", "bad" };
-	char flags[64];
+	char flags[CSD_REC_FLAGS_STR_MAX];
 
 	for (size_t i = 0; i < reg->n; i++) {
 		const struct csd_record *r = &reg->recs[i];
+		bool caveat;
+		const char *verdict = csd_rec_verdict(reg, r, &caveat);
 
 		fprintf(f, "record addr=0x%llx kind=%s name=%s cpu=%d capacity=%llu "
-			"data_len=%llu flags=%s state=%s%s%s\n", (unsigned long long)r->addr,
+			"data_len=%llu flags=%s state=%s%s%s%s%s\n", (unsigned long long)r->addr,
 			r->kind == 1 ? "trace" : r->kind == 2 ? "metadata" : "?",
 			r->name[0] ? r->name : "?", r->cpu, (unsigned long long)r->capacity,
 			(unsigned long long)r->data_len,
 			csd_rec_flags_str(r->flags, flags, sizeof(flags)), state[r->state],
-			r->state == CSD_REC_BAD ? " problem=" : "", r->problem);
+			r->state == CSD_REC_BAD ? " problem=" : "", r->problem,
+			verdict ? " note=" : "", verdict ? verdict : "");
 	}
 	if (reg->cut)
 		fprintf(f, "list cut: %s\n", reg->cut_reason);
@@ -59,7 +62,7 @@ static enum csd_err write_summary(const struct csd_dump *d, const struct csd_reg
 				  const char *source, const char *dir,
 				  char (*names)[CSD_SINK_FILE_MAX])
 {
-	char *text = NULL, flags[64], file[CSD_SINK_FILE_MAX + 4];
+	char *text = NULL, flags[CSD_REC_FLAGS_STR_MAX], file[CSD_SINK_FILE_MAX + 4];
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 	enum csd_err err;

@@ -80,6 +80,13 @@ static void parse_record(struct csd_registry *reg, struct csd_record *r, const u
 			 r->rec_size, CSD_REC_SIZE, (unsigned long long)list_off);
 	} else if (r->kind != CSD_REC_KIND_TRACE && r->kind != CSD_REC_KIND_ETM) {
 		mark_bad(reg, r, "kind %u, expected 1 (trace) or 2 (metadata)", r->kind);
+	} else if ((r->flags & CSD_F_SAVED) && (r->flags & CSD_F_FAILED)) {
+		mark_bad(reg, r, "flags 0x%x: saved and failed together", r->flags);
+	} else if ((r->flags & CSD_F_FAULTED) && !(r->flags & CSD_F_FAILED)) {
+		mark_bad(reg, r, "flags 0x%x: faulted without failed", r->flags);
+	} else if ((r->flags & CSD_F_FLUSH_TIMEOUT) &&
+		   !(r->flags & (CSD_F_SAVED | CSD_F_FAILED))) {
+		mark_bad(reg, r, "flags 0x%x: flush-timeout without saved or failed", r->flags);
 	} else if (!(r->flags & CSD_F_SAVED)) {
 		r->state = CSD_REC_UNSAVED;
 	} else if (!r->capacity || r->capacity > CSD_REC_MAX_CAPACITY) {
@@ -157,6 +164,9 @@ static enum csd_err read_keys(const struct csd_mem *m, const char *info,
 	err = key_u64(m, info, "SYMBOL(coresight_kdump_list)", 16, &reg->head);
 	if (!err)
 		err = key_u64(m, info, "NUMBER(CORESIGHT_KDUMP_VERSION)", 0, &reg->version);
+	/* Optional: absent from the kernels that predate FAILED (record-abi.md). */
+	if (!err && !csd_vmcoreinfo_str(info, "NUMBER(CORESIGHT_KDUMP_FLAGS)", val, sizeof(val)))
+		err = key_u64(m, info, "NUMBER(CORESIGHT_KDUMP_FLAGS)", 10, &reg->flags_defined);
 	if (!err)
 		err = key_u64(m, info, "SIZE(coresight_kdump_record)", 10, &size);
 	if (!err)
@@ -446,9 +456,17 @@ enum csd_err csd_registry_load(const struct csd_mem *m, struct csd_registry *reg
 		return err;
 	kernel_fields(m->ops->vmcoreinfo ? m->ops->vmcoreinfo(m->priv) : NULL, d);
 	for (size_t i = 0; i < reg->n; i++) {
+		const struct csd_record *r = &reg->recs[i];
+		const char *verdict;
+		bool caveat;
+
 		err = load_record(m, reg, &reg->recs[i], d);
 		if (err)
 			return err;
+		verdict = csd_rec_verdict(reg, r, &caveat);
+		if (verdict)
+			csd_warn("%s: %s (record at 0x%llx): %s", m->name, r->name,
+				 (unsigned long long)r->addr, verdict);
 	}
 	if (d->n_sinks)
 		return CSD_OK;
@@ -461,23 +479,55 @@ enum csd_err csd_registry_load(const struct csd_mem *m, struct csd_registry *reg
 	return CSD_ERR_NOTRACE;
 }
 
+const char *csd_rec_verdict(const struct csd_registry *reg, const struct csd_record *r,
+			    bool *caveat)
+{
+	*caveat = false;
+	if (r->state == CSD_REC_BAD || r->kind != CSD_REC_KIND_TRACE)
+		return NULL;
+	if (r->flags & CSD_F_FAILED) {
+		if (r->flags & CSD_F_FAULTED)
+			return "save failed: the sink faulted at panic, its trace is not in the dump";
+		if (r->flags & CSD_F_FLUSH_TIMEOUT)
+			return "save failed: the sink did not confirm it stopped, its trace is not "
+			       "in the dump";
+		return "save failed: the sink's panic save gave up or returned an error, its "
+		       "trace is not in the dump";
+	}
+	if (!(r->flags & CSD_F_SAVED))
+		return reg->flags_defined & CSD_F_FAILED ?
+			"not saved: the panic save did not run (crash_kexec_post_notifiers not "
+			"set? the kernel needs it on its command line)" :
+			"not saved (this kernel does not record why)";
+	if (r->flags & CSD_F_FLUSH_TIMEOUT) {
+		*caveat = true;
+		return "flush timed out: the last bytes may be missing";
+	}
+	return NULL;
+}
+
 const char *csd_rec_flags_str(uint16_t flags, char *buf, size_t size)
 {
-	static const char *const names[] = { "saved", "wrapped", "formatted", "in-place" };
+	static const char *const names[] = {
+		"saved", "wrapped", "formatted", "in-place", "failed", "faulted", "flush-timeout",
+	};
+	const unsigned int n_names = sizeof(names) / sizeof(names[0]);
+	unsigned int unknown = flags & ~((1u << n_names) - 1);
 	size_t n = 0;
 
 	if (!size)
 		return buf;
 	buf[0] = '\0';
-	for (int i = 0; i < 16 && n < size; i++) {
+	for (unsigned int i = 0; i < n_names && n < size; i++) {
 		int w;
 
 		if (!(flags & (1u << i)))
 			continue;
-		w = i < 4 ? snprintf(buf + n, size - n, "%s%s", n ? "," : "", names[i]) :
-			    snprintf(buf + n, size - n, "%sbit%d", n ? "," : "", i);
+		w = snprintf(buf + n, size - n, "%s%s", n ? "," : "", names[i]);
 		n += w > 0 ? (size_t)w : 0;
 	}
+	if (unknown && n < size)
+		snprintf(buf + n, size - n, "%s0x%x", n ? "," : "", unknown);
 	if (!buf[0])
 		snprintf(buf, size, "-");
 	return buf;

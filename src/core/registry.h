@@ -44,6 +44,7 @@ struct csd_record {
 struct csd_registry {
 	uint64_t head;			/* SYMBOL(coresight_kdump_list) */
 	uint64_t version;		/* NUMBER(CORESIGHT_KDUMP_VERSION) */
+	uint64_t flags_defined;		/* NUMBER(CORESIGHT_KDUMP_FLAGS), 0 when absent */
 	struct csd_record *recs;	/* in list order */
 	size_t n;
 	size_t n_bad;
@@ -80,7 +81,20 @@ enum csd_err csd_record_read(const struct csd_mem *m, struct csd_registry *reg,
 enum csd_err csd_registry_load(const struct csd_mem *m, struct csd_registry *reg,
 			       struct csd_dump *d);
 
-/* "saved,wrapped,formatted,in-place" for @flags, into @buf. */
+/*
+ * "saved,wrapped,formatted,in-place,failed,faulted,flush-timeout" for @flags,
+ * into @buf; bits the ABI does not define follow as one hex mask ("0x8100").
+ */
+#define CSD_REC_FLAGS_STR_MAX 80	/* every name and a mask fit */
 const char *csd_rec_flags_str(uint16_t flags, char *buf, size_t size);
+
+/*
+ * What an intact trace record of @reg says about its save, in words: why
+ * nothing was saved ("save failed: ...", "not saved: ..."), or the caveat of
+ * saved data ("flush timed out: ..."; *@caveat set).  NULL when there is
+ * nothing to say (a complete save, a metadata or a bad record).
+ */
+const char *csd_rec_verdict(const struct csd_registry *reg, const struct csd_record *r,
+			    bool *caveat);
 
 #endif

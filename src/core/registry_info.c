@@ -6,10 +6,12 @@
 #include "core/registry.h"
 #include "core/registry_info.h"
 
-static void print_record(FILE *out, const struct csd_record *r)
+static void print_record(FILE *out, const struct csd_registry *reg, const struct csd_record *r)
 {
-	char flags[64], cpu[16];
+	char flags[CSD_REC_FLAGS_STR_MAX], cpu[16];
 	const char *crc = !r->crc_checked ? "-" : r->crc_ok ? "ok" : "bad";
+	bool caveat;
+	const char *verdict = csd_rec_verdict(reg, r, &caveat);
 
 	snprintf(cpu, sizeof(cpu), r->cpu < 0 ? "-" : "%d", r->cpu);
 	fprintf(out, "0x%016llx %-8s %-20s %4s %10llu %10llu %-26s %s%s%s\n",
@@ -17,7 +19,8 @@ static void print_record(FILE *out, const struct csd_record *r)
 		r->kind == CSD_REC_KIND_TRACE ? "trace" : r->kind == CSD_REC_KIND_ETM ? "metadata" : "?",
 		r->name[0] ? r->name : "?", cpu, (unsigned long long)r->capacity,
 		(unsigned long long)r->data_len, csd_rec_flags_str(r->flags, flags, sizeof(flags)),
-		crc, r->state == CSD_REC_BAD ? "  BAD: " : "", r->problem);
+		crc, r->state == CSD_REC_BAD ? "  BAD: " : verdict ? "  " : "",
+		r->state == CSD_REC_BAD ? r->problem : verdict ? verdict : "");
 }
 
 enum csd_err csd_registry_info(const struct csd_mem *m, FILE *out, struct csd_info_counts *c)
@@ -45,7 +48,7 @@ enum csd_err csd_registry_info(const struct csd_mem *m, FILE *out, struct csd_in
 				c->n_trace += r->kind == CSD_REC_KIND_TRACE;
 			}
 		}
-		print_record(out, r);
+		print_record(out, &reg, r);
 	}
 	if (reg.cut)
 		fprintf(out, "list cut: %s\n", reg.cut_reason);

@@ -28,6 +28,10 @@
 #define F_SAVED		1u
 #define F_WRAPPED	2u
 #define F_FORMATTED	4u
+/* The flags of the kernels with NUMBER(CORESIGHT_KDUMP_FLAGS) (patches 0010, 0015). */
+#define F_FAILED	0x10u
+#define F_FAULTED	0x20u
+#define F_FLUSH_TIMEOUT	0x40u
 #define UNMAPPED_VA	0xffff000100000000ull	/* beyond the 8 MiB of RAM */
 #define UNMAPPED_PA	0x7f000000ull
 #define NOTE_OFF	(sizeof(Elf64_Ehdr) + 2 * sizeof(Elf64_Phdr))	/* vg_write's layout */
@@ -550,6 +554,60 @@ static void metadata_cases(void)
 	emit(&g, "meta-cpu-negative", &e, 0);
 }
 
+/* ---- the save's outcome (record-abi.md's FAILED, FAULTED, FLUSH_TIMEOUT) ---- */
+
+/*
+ * The good capture plus a sink "victim" whose record says @flags, nothing
+ * saved in it, from a kernel that publishes NUMBER(CORESIGHT_KDUMP_FLAGS)
+ * (@flags_key; 0: an older kernel).  With @alone, the victim is the only sink.
+ */
+static void outcome_case(const char *name, uint16_t flags, int flags_key, int alone)
+{
+	struct expect e = { 0 };
+	struct vg_rec victim = { .kind = 1, .flags = flags, .cpu = -1, .name = "victim",
+				 .data = trace, .capacity = 4096 };
+	struct vg g;
+
+	vg_init(&g, 1);
+	if (flags_key)
+		vg_info(&g, "NUMBER(CORESIGHT_KDUMP_FLAGS)=127\n");
+	etm(&g, &e, 0, 0x10, 1);
+	if (!alone)
+		sink(&g, &e, "tmc_etf0", 2048, 2048, 700, 1);
+	vg_add_record(&g, &victim);
+	etm(&g, &e, 1, 0x11, 1);
+	emit(&g, name, alone ? NULL : &e, 0);
+}
+
+static void outcome_cases(void)
+{
+	struct expect e = { 0 };
+	struct vg_rec late = { .kind = 1, .cpu = -1, .name = "tmc_etf0", .data = trace,
+			       .data_len = 2048,
+			       .flags = F_SAVED | F_FORMATTED | F_FLUSH_TIMEOUT | 0x8000 };
+	struct vg g;
+
+	outcome_case("save-faulted", F_FAILED | F_FAULTED, 1, 0);
+	outcome_case("save-notready", F_FAILED | F_FLUSH_TIMEOUT, 1, 0);
+	outcome_case("save-gave-up", F_FAILED, 1, 0);
+	outcome_case("save-not-run", 0, 1, 0);
+	outcome_case("save-not-run-old-kernel", 0, 0, 0);
+	outcome_case("save-faulted-only-sink", F_FAILED | F_FAULTED, 1, 1);
+	/* Contradictions: the kernel never writes them. */
+	outcome_case("save-saved-and-failed", F_SAVED | F_FAILED, 1, 0);
+	outcome_case("save-faulted-not-failed", F_FAULTED, 1, 0);
+	outcome_case("save-timeout-alone", F_FLUSH_TIMEOUT, 1, 0);
+	/* Saved, its flush late, and a bit no kernel defines yet: extracted whole. */
+	vg_init(&g, 1);
+	vg_info(&g, "NUMBER(CORESIGHT_KDUMP_FLAGS)=127\n");
+	etm(&g, &e, 0, 0x10, 1);
+	vg_add_record(&g, &late);
+	snprintf(e.sinks[0].name, 32, "tmc_etf0");
+	e.sinks[0].data = trace;
+	e.sinks[e.n_sinks++].len = 2048;
+	emit(&g, "save-flush-timeout", &e, 0);
+}
+
 int main(int argc, char **argv)
 {
 	uint32_t x = 99;
@@ -583,5 +641,6 @@ int main(int argc, char **argv)
 	list_cases();
 	record_cases();
 	metadata_cases();
+	outcome_cases();
 	return 0;
 }

@@ -138,6 +138,17 @@ meta-traceid-mismatch       5  5  \(etm1\): trace ID 0x11, TRCTRACEIDR 0x12
 meta-cpu-mismatch           5  5  \(etm1\): metadata for CPU 3 in the record of CPU 1
 meta-cpu-negative           5  5  \(etm1\): metadata for CPU 1 in the record of CPU -1
 meta-short                  5  5  \(etm1\): metadata of 72 bytes, expected 80
+# the save's outcome (FAILED, FAULTED, FLUSH_TIMEOUT): words, not bits
+save-faulted                0  0  victim .*: save failed: the sink faulted at panic, its trace is not in the dump
+save-notready               0  0  victim .*: save failed: the sink did not confirm it stopped
+save-gave-up                0  0  victim .*: save failed: the sink's panic save gave up or returned an error
+save-not-run                0  0  victim .*: not saved: the panic save did not run \(crash_kexec_post_notifiers not set\?
+save-not-run-old-kernel     0  0  victim .*: not saved \(this kernel does not record why\)
+save-faulted-only-sink      4  4  victim .*: save failed: the sink faulted at panic
+save-saved-and-failed       5  5  \(victim\): flags 0x11: saved and failed together
+save-faulted-not-failed     5  5  \(victim\): flags 0x20: faulted without failed
+save-timeout-alone          5  5  \(victim\): flags 0x40: flush-timeout without saved or failed
+save-flush-timeout          0  0  tmc_etf0 .*: flush timed out: the last bytes may be missing
 EOF
 shard 0 >"$work/shard0.log" 2>&1 &
 pid=$!
@@ -148,6 +159,24 @@ for k in 0 1; do
 	read -r c f <"$work/shard$k.counts" || { fail "shard $k did not finish"; continue; }
 	cases=$((cases + c)) fails=$((fails + f))
 done
+
+# info says a save's outcome in words on its record's line (the flag names
+# and, for bits no kernel defines, their hex mask).
+listing() {	# NAME REGEX
+	cases=$((cases + 1))
+	grep -Eq -- "$2" "$work/$1.info.out" || { fail "$1.info: no line matching /$2/"
+		sed 's/^/    /' "$work/$1.info.out"; return; }
+	echo "ok $1.info listing"
+}
+if [ -z "${CORRUPT_ONE:-}" ]; then
+	listing save-faulted ' victim .* failed,faulted +- +save failed: the sink faulted at panic'
+	listing save-notready ' victim .* failed,flush-timeout +- +save failed: the sink did not confirm'
+	listing save-gave-up ' victim .* failed +- +save failed: the sink.s panic save gave up'
+	listing save-not-run ' victim .* - +- +not saved: the panic save did not run'
+	listing save-flush-timeout \
+		' tmc_etf0 .* saved,formatted,flush-timeout,0x8000 +ok +flush timed out: the last bytes'
+	listing good ' tmc_etf0 .* saved,wrapped,formatted +ok$'
+fi
 
 # The same capture in makedumpfile's format extracts the same files.
 run good-kdump "$csdump" extract "$work/good.kdump" -o "$work/good-kdump.x"
