@@ -263,6 +263,19 @@ static void file_cases(void)
 	p = path_of("trunc-kdump-header", ".vmcore");
 	if (stat(p, &st) || truncate(p, 300))
 		die(p);
+	/* Only the signature; cut inside the sub-header (the second block). */
+	p = path_of("trunc-kdump-signature", ".vmcore");
+	good(&g, NULL);
+	vg_write_kdump(&g, p);
+	vg_free(&g);
+	if (truncate(p, 8))
+		die(p);
+	p = path_of("trunc-kdump-subheader", ".vmcore");
+	good(&g, NULL);
+	vg_write_kdump(&g, p);
+	vg_free(&g);
+	if (truncate(p, 4096 + 100))
+		die(p);
 	p = path_of("trunc-kdump-half", ".vmcore");
 	good(&g, NULL);
 	vg_write_kdump(&g, p);

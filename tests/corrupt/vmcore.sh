@@ -85,7 +85,9 @@ trunc-note                  2  2  trunc-note.vmcore: .*truncated
 trunc-noram                 5  2  trunc-noram.vmcore: .*truncated
 trunc-head                  5  2  trunc-head.vmcore: .*truncated
 trunc-buffer                5  5  truncated
-trunc-kdump-header          2  2  trunc-kdump-header.vmcore: not a vmcore
+trunc-kdump-header          2  2  trunc-kdump-header.vmcore: truncated inside its makedumpfile header \(300 bytes, the header is 464\)
+trunc-kdump-signature       2  2  trunc-kdump-signature.vmcore: truncated inside its makedumpfile header \(8 bytes
+trunc-kdump-subheader       2  2  trunc-kdump-subheader.vmcore: truncated inside its makedumpfile headers \(4196 bytes, its sub-header ends at 8192\)
 trunc-kdump-bitmap          2  2  trunc-kdump-bitmap.vmcore: cannot read the registry head
 trunc-kdump-half            2  2  trunc-kdump-half.vmcore: cannot read the registry head
 # VMCOREINFO
