@@ -60,7 +60,8 @@ struct csd_sink {
 	uint8_t *data;
 	size_t len;
 	uint32_t flags;		/* CSD_F_* */
-	uint8_t source_id;	/* raw (not CSD_F_FORMATTED): its one source's trace ID, 0 unknown */
+	bool source_known;	/* raw (not CSD_F_FORMATTED): source_id is its one source's */
+	uint8_t source_id;	/* trace ID, which may be 0 (a raw stream carries no IDs) */
 };
 
 /* One piece of the traced program's memory (a snapshot dump, an ELF segment). */

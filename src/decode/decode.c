@@ -300,6 +300,23 @@ static dcd_tree_handle_t id_tree_create(struct csd_idec *x, const struct csd_etm
 	return tree;
 }
 
+/*
+ * Is @id the source of a raw sink of @d?  In a raw (unformatted) buffer a
+ * trace ID that the ATB reserves (0 is null) stands in no one's way: the
+ * stream carries no IDs.
+ */
+static bool raw_source(const struct csd_dump *d, unsigned int id)
+{
+	for (size_t i = 0; i < d->n_sinks; i++) {
+		const struct csd_sink *s = &d->sinks[i];
+
+		if (!(s->flags & CSD_F_FORMATTED) &&
+		    (s->source_known ? s->source_id == id : d->n_etms == 1))
+			return true;
+	}
+	return false;
+}
+
 /* The trace IDs to decode (per @o's CPU), warning about unusable ones. */
 static size_t decode_ids(const struct csd_dump *d, const struct csd_decode_opts *o,
 			 bool ids[CSD_TRACE_IDS])
@@ -314,7 +331,8 @@ static size_t decode_ids(const struct csd_dump *d, const struct csd_decode_opts 
 
 		if (o->cpu >= 0 && m->cpu != (uint64_t)o->cpu)
 			continue;
-		if (!csd_trace_id_valid(id) || ids[id]) {
+		if ((!csd_trace_id_valid(id) && !(id < CSD_TRACE_IDS && raw_source(d, id))) ||
+		    ids[id]) {
 			csd_warn("CPU %" PRIu64 ": trace ID 0x%x is %s; its trace is not decoded",
 				 m->cpu, id, ids[id] ? "used twice" : "reserved");
 			continue;
@@ -326,7 +344,7 @@ static size_t decode_ids(const struct csd_dump *d, const struct csd_decode_opts 
 }
 
 enum csd_err csd_decode_prepare(const struct csd_dump *d, const struct csd_decode_opts *o,
-				bool ids[CSD_TRACE_IDS], uint8_t *single, uint64_t *total)
+				bool ids[CSD_TRACE_IDS], int *single, uint64_t *total)
 {
 	size_t i, n;
 
@@ -361,10 +379,10 @@ enum csd_err csd_decode_prepare(const struct csd_dump *d, const struct csd_decod
 		csd_error("no trace unit with a usable trace ID in the metadata");
 		return CSD_ERR_DECODE;
 	}
-	*single = 0;
+	*single = -1;
 	for (i = 0; n == 1 && i < CSD_TRACE_IDS; i++)
 		if (ids[i])
-			*single = (uint8_t)i;
+			*single = (int)i;
 	*total = 0;
 	for (i = 0; i < d->n_sinks; i++)
 		*total += d->sinks[i].len;
@@ -373,11 +391,23 @@ enum csd_err csd_decode_prepare(const struct csd_dump *d, const struct csd_decod
 	return CSD_OK;
 }
 
-uint8_t csd_sink_raw_id(const struct csd_sink *s, uint8_t single)
+bool csd_sink_route(const struct csd_sink *s, int single, bool *formatted, uint8_t *raw_id)
 {
-	if (s->flags & CSD_F_FORMATTED)
-		return 0;
-	return s->source_id ? s->source_id : single;
+	*formatted = s->flags & CSD_F_FORMATTED;
+	*raw_id = 0;
+	if (*formatted)
+		return true;
+	if (s->source_known) {
+		*raw_id = s->source_id;
+		return true;
+	}
+	if (single < 0) {
+		csd_warn("sink %s: raw trace, and no single trace unit it could be of; not "
+			 "decoded", s->name);
+		return false;
+	}
+	*raw_id = (uint8_t)single;
+	return true;
 }
 
 struct csd_idec *csd_idec_new(const struct csd_dump *d, const struct csd_sink *s, uint8_t sink,
@@ -524,22 +554,26 @@ enum csd_err csd_decode_inline(const struct csd_dump *d, const struct csd_decode
 	bool ids[CSD_TRACE_IDS];
 	enum csd_err err = CSD_OK;
 	bool stop = false;
-	uint8_t single;
+	int single;
 	size_t i;
 
 	err = csd_decode_prepare(d, o, ids, &single, &ic.total);
 	for (i = 0; i < d->n_sinks && err == CSD_OK && !stop; i++) {
 		const struct csd_sink *s = &d->sinks[i];
+		bool formatted;
 		uint8_t raw;
 
+		if (!csd_sink_route(s, single, &formatted, &raw)) {
+			ic.done += s->len;
+			continue;
+		}
 		ic.x = csd_idec_new(d, s, (uint8_t)i, ids, NULL, ctx);
 		if (!ic.x)
 			return CSD_ERR_DECODE;
 		ic.x->ev_fn = fn;	/* no tags to keep: straight to the caller */
 		ic.seq = 0;
 		ic.sink = (unsigned int)i;
-		raw = csd_sink_raw_id(s, single);
-		err = csd_split_sink(s, (unsigned int)i, ctl, ids, !raw, raw, inline_op, &ic);
+		err = csd_split_sink(s, (unsigned int)i, ctl, ids, formatted, raw, inline_op, &ic);
 		csd_idec_report(ic.x);
 		stop = csd_idec_stopped(ic.x);
 		csd_idec_free(ic.x);

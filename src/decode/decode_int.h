@@ -130,16 +130,18 @@ static inline void csd_where_set(struct csd_decode_where *w, unsigned int sink, 
 }
 
 /*
- * Check @d and @o; the trace IDs to decode, @single the only one (0 when
+ * Check @d and @o; the trace IDs to decode, @single the only one (-1 when
  * there are several), @total the bytes of every sink.  Messages say why not.
  */
 enum csd_err csd_decode_prepare(const struct csd_dump *d, const struct csd_decode_opts *o,
-				bool ids[CSD_TRACE_IDS], uint8_t *single, uint64_t *total);
+				bool ids[CSD_TRACE_IDS], int *single, uint64_t *total);
 
 /*
- * The trace ID whose raw bytes sink @s holds, or 0 if it goes through the
- * deformatter: a raw sink's own source, else @single, the only trace ID.
+ * How sink @s goes to the decoders: through the deformatter (*@formatted),
+ * or as the raw bytes of one trace ID, *@raw_id (0 included: a raw stream
+ * carries no IDs), its own source's, else @single, the only trace ID.
+ * false, said in a warning, for a raw sink of no known source.
  */
-uint8_t csd_sink_raw_id(const struct csd_sink *s, uint8_t single);
+bool csd_sink_route(const struct csd_sink *s, int single, bool *formatted, uint8_t *raw_id);
 
 #endif

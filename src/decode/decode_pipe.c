@@ -396,7 +396,7 @@ enum csd_err csd_decode_pipelined(const struct csd_dump *d, const struct csd_dec
 	uint64_t total = 0, done = 0;
 	enum csd_err err;
 	size_t i;
-	uint8_t single;
+	int single;
 
 	if (workers < 1)
 		workers = 1;
@@ -405,11 +405,16 @@ enum csd_err csd_decode_pipelined(const struct csd_dump *d, const struct csd_dec
 	err = csd_decode_prepare(d, o, ids, &single, &total);
 	for (i = 0; i < d->n_sinks && err == CSD_OK && !stopped; i++) {
 		const struct csd_sink *s = &d->sinks[i];
-		uint8_t raw = csd_sink_raw_id(s, single);
 		struct csd_oplist l;
+		bool formatted;
+		uint8_t raw;
 
+		if (!csd_sink_route(s, single, &formatted, &raw)) {
+			done += s->len;
+			continue;
+		}
 		memset(&l, 0, sizeof(l));
-		err = csd_split_sink(s, (unsigned int)i, ctl, ids, !raw, raw, oplist_record,
+		err = csd_split_sink(s, (unsigned int)i, ctl, ids, formatted, raw, oplist_record,
 				     &l);
 		if (err == CSD_OK && l.nomem)
 			err = CSD_ERR_NOMEM;

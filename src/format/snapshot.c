@@ -344,28 +344,31 @@ static bool buffer_fed_by_etm(const struct snap *s, const char *name, size_t n_b
 
 /*
  * The trace ID of the one ETMv4 source [source_buffers] sends to buffer
- * @name: what a raw (source_data) buffer holds.  0 when there is none, or
- * several.
+ * @name, into *@id: what a raw (source_data) buffer holds.  Any value,
+ * 0 too: a raw stream carries no trace IDs.  false when there is no such
+ * source, or several.
  */
-static uint8_t buffer_source_id(const struct snap *s, const char *name)
+static bool buffer_source_id(const struct snap *s, const char *name, uint8_t *id)
 {
-	uint8_t id = 0;
+	bool found = false;
 
 	for (size_t i = 0; i < s->trace.n; i++) {
 		const struct csd_ini_entry *e = &s->trace.entries[i];
 		const struct snap_dev *dev;
-		uint64_t v;
+		uint64_t v = UINT64_MAX;	/* stays so when the register is absent */
 
 		if (strcasecmp(e->section, "source_buffers") || !list_has(e->value, name))
 			continue;
 		dev = source_dev(s, e->key);
-		if (!dev || !is_etmv4(dev) || get_reg(dev, "TRCTRACEIDR", false, &v) || !v)
+		if (!dev || !is_etmv4(dev) || get_reg(dev, "TRCTRACEIDR", false, &v) ||
+		    v == UINT64_MAX)
 			continue;
-		if (id && id != (v & CSD_TRACE_ID_MASK))
-			return 0;
-		id = (uint8_t)(v & CSD_TRACE_ID_MASK);
+		if (found && *id != (v & CSD_TRACE_ID_MASK))
+			return false;
+		*id = (uint8_t)(v & CSD_TRACE_ID_MASK);
+		found = true;
 	}
-	return id;
+	return found;
 }
 
 /* Concatenate the comma-separated @files of a trace buffer. */
@@ -451,7 +454,7 @@ static enum csd_err read_buffer(struct snap *s, const char *id, size_t n_buffers
 	if (!sink)
 		return CSD_ERR_NOMEM;
 	if (!(flags & CSD_F_FORMATTED))
-		sink->source_id = buffer_source_id(s, name);
+		sink->source_known = buffer_source_id(s, name, &sink->source_id);
 	return CSD_OK;
 }
 

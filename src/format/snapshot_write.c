@@ -96,7 +96,7 @@ static size_t etm_sink(const struct csd_dump *d, const struct csd_etm *etm)
 	size_t i, formatted = d->n_sinks;
 
 	for (i = 0; i < d->n_sinks; i++) {
-		if (!(d->sinks[i].flags & CSD_F_FORMATTED) &&
+		if (!(d->sinks[i].flags & CSD_F_FORMATTED) && d->sinks[i].source_known &&
 		    d->sinks[i].source_id == csd_etm_trace_id(etm))
 			return i;
 		if ((d->sinks[i].flags & CSD_F_FORMATTED) && formatted == d->n_sinks)

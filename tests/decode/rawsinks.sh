@@ -40,4 +40,30 @@ cmp -s "$work/oracle.seq" "$work/raw.seq" ||
 		head -n 6; fail=1; }
 cmp -s "$work/raw.seq" "$work/again.seq" ||
 	{ echo "FAIL: csdump snapshot of it decodes differently"; fail=1; }
+
+# Trace ID 0 (null on the ATB, so never in formatted frames) is no obstacle
+# in a raw buffer, which carries no IDs (issue 17, defect 6): CPU 0's unit
+# with TRCTRACEIDR 0 decodes, as its own (not as CPU 1's, the only other
+# unit), to what trc_pkt_lister gives for that buffer.
+cp -r "$work/raw" "$work/raw0"
+sed -i 's/^\(TRCTRACEIDR([^)]*)=\).*/\10x00000000/' "$work/raw0/etm_0.ini"
+grep -q '^TRCTRACEIDR(0x010)=0x00000000$' "$work/raw0/etm_0.ini" ||
+	{ echo "FAIL: could not set CPU 0's TRCTRACEIDR to 0"; exit 1; }
+: >"$work/oracle0.ppl"
+for buf in raw_10 raw_11; do
+	rm -f "$work/$buf.0.ppl"
+	(cd "$work" && trc_pkt_lister -ss_dir "$work/raw0" -src_name "$buf" -decode \
+		-logfilename "$buf.0.ppl" >/dev/null)
+	cat "$work/$buf.0.ppl" >>"$work/oracle0.ppl"
+done
+"$here/trace_seq.py" ppl "$work/oracle0.ppl" >"$work/oracle0.seq"
+"$csdump" decode "$work/raw0" --format jsonl --last 0 >"$work/raw0.jsonl" 2>"$work/raw0.err"
+"$here/trace_seq.py" jsonl "$work/raw0.jsonl" >"$work/raw0.seq"
+n=$(grep -c '^00 range' "$work/oracle0.seq" || true)
+echo "trace ID 0x0 (raw): trc_pkt_lister $n ranges, csdump $(grep -c '^00 range' "$work/raw0.seq" || true)"
+[ "$n" -gt 0 ] || { echo "FAIL: the oracle decoded nothing for trace ID 0"; fail=1; }
+cmp -s "$work/oracle0.seq" "$work/raw0.seq" ||
+	{ echo "FAIL: trace ID 0 in a raw buffer: csdump differs from trc_pkt_lister"
+	  diff "$work/oracle0.seq" "$work/raw0.seq" | head -n 6; fail=1; }
+grep -q 'reserved' "$work/raw0.err" && { echo "FAIL: trace ID 0 refused"; cat "$work/raw0.err"; fail=1; }
 exit $fail
