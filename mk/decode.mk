@@ -35,7 +35,7 @@ DECODE_ORACLE_CHECKS := $(addprefix check-decode-oracle-,$(DECODE_ORACLE_TRACES)
 	check-decode-text check-decode-hostile check-decode-symjson check-decode-valgrind \
 	check-decode-lines check-decode-threads check-decode-image check-decode-crash \
 	check-decode-rawsinks check-decode-pipe check-decode-messages check-decode-profile \
-	check-decode-noimage
+	check-decode-noimage check-decode-ktext
 
 # Per trace ID the same ranges, NACCs and exceptions as trc_pkt_lister -decode.
 $(DECODE_ORACLE_CHECKS): check-decode-oracle-%: $(DECODE_CSDUMP)
@@ -89,6 +89,15 @@ check-decode-lines: $(DECODE_CSDUMP) $(BUILD)/encoder/etm4enc
 	@$(DECODE_ENV) $(HARNESS) decode-lines tests/decode/lines.sh \
 		$(DECODE_CSDUMP) $(BUILD)/encoder/etm4enc $(DECODE_WORK)/lines
 
+# An extract directory decodes as its vmcore, whose program text was patched
+# (issue 17, defect 3): the extract carries the text as it ran.
+# It reads a vmcore: libkdumpfile's known leaks too (mk/corrupt.mk's list).
+check-decode-ktext: $(DECODE_CSDUMP) $(BUILD)/encoder/etm4enc $(BUILD)/host-san/tests/test_ktext_vmcore \
+		$(BUILD)/corrupt/lsan.supp
+	@$(SAN_ENV) LSAN_OPTIONS=suppressions=$(abspath $(BUILD)/corrupt/lsan.supp):print_suppressions=0 \
+		$(HARNESS) decode-ktext tests/decode/ktext.sh $(DECODE_CSDUMP) \
+		$(BUILD)/encoder/etm4enc $(BUILD)/host-san/tests/test_ktext_vmcore $(DECODE_WORK)/ktext
+
 # Any number of decoder threads, the same output; no data race (TSan build).
 check-decode-threads: $(DECODE_TSAN) $(BUILD)/encoder/etm4enc
 	@$(HARNESS) decode-threads tests/decode/threads.sh $(DECODE_TSAN) \
@@ -129,4 +138,4 @@ CHECKS += $(DECODE_ORACLE_CHECKS) check-decode-ds5 check-decode-roundtrip check-
 	check-decode-text check-decode-hostile check-decode-symjson check-decode-valgrind \
 	check-decode-lines check-decode-threads check-decode-image check-decode-crash \
 	check-decode-rawsinks check-decode-pipe check-decode-messages check-decode-profile \
-	check-decode-noimage
+	check-decode-noimage check-decode-ktext

@@ -91,5 +91,15 @@ $(addprefix check-e2e-outcome-,$(E2E_OUTCOME)): check-e2e-outcome-%: check-e2e-%
 e2e: $(addprefix check-e2e-outcome-,$(E2E_OUTCOME))
 CHECKS += $(addprefix check-e2e-outcome-,$(E2E_OUTCOME))
 
+# An extract made with --vmlinux decodes as its vmcore (tests/e2e/extract_text.sh):
+# the demo's trace runs through code the kernel patched, sysrq's does not.
+E2E_KTEXT := sysrq demo
+.PHONY: $(addprefix check-e2e-ktext-,$(E2E_KTEXT))
+$(addprefix check-e2e-ktext-,$(E2E_KTEXT)): check-e2e-ktext-%: check-e2e-%
+	@$(HARNESS) e2e-ktext-$* tests/e2e/extract_text.sh $(HOST)/csdump \
+		$(E2E)/$*/vmcore $(KERNEL_VMLINUX) $(E2E)/ktext-$*
+e2e: $(addprefix check-e2e-ktext-,$(E2E_KTEXT))
+CHECKS += $(addprefix check-e2e-ktext-,$(E2E_KTEXT))
+
 e2e: $(addprefix check-e2e-capture-,$(E2E_CAPTURE)) check-e2e-capture-crashtime0
 CHECKS += $(addprefix check-e2e-capture-,$(E2E_CAPTURE)) check-e2e-capture-crashtime0

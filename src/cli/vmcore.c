@@ -9,6 +9,8 @@
 #include "core/extract.h"
 #include "core/registry.h"
 #include "core/registry_info.h"
+#include "decode/program.h"
+#include "decode/vmlinux.h"
 #include "vmcore/vmcore.h"
 
 static const char info_usage[] =
@@ -18,10 +20,12 @@ static const char info_usage[] =
 	"  and why a record is bad\n";
 
 static const char extract_usage[] =
-	"usage: csdump extract VMCORE -o DIR\n"
+	"usage: csdump extract VMCORE -o DIR [--vmlinux FILE]\n"
 	"  writes DIR/cstrace.bin (the first sink's trace; with several sinks also\n"
 	"  DIR/<device>.bin for each), DIR/metadata.bin (the ETMv4 blocks in perf's\n"
-	"  layout), DIR/perf.data and DIR/summary.txt, each atomically\n";
+	"  layout), DIR/perf.data and DIR/summary.txt, each atomically; with\n"
+	"  --vmlinux also DIR/kernel-text.bin, the kernel text as it ran (patched by\n"
+	"  the kernel), so that DIR decodes as the vmcore does\n";
 
 int csd_cmd_info(int argc, char **argv)
 {
@@ -52,7 +56,8 @@ int csd_cmd_extract(int argc, char **argv)
 	struct csd_cli_io a;
 	struct csd_mem m;
 	enum csd_err err;
-	int rc = csd_cli_parse_io(argc, argv, extract_usage, true, NULL, 0, &a);
+	struct csd_vmlinux *vm = NULL;
+	int rc = csd_cli_parse_io(argc, argv, extract_usage, true, "vmlinux", 'k', &a);
 
 	if (rc >= 0)
 		return rc;
@@ -60,6 +65,13 @@ int csd_cmd_extract(int argc, char **argv)
 	if (err)
 		return csd_exit_code(err);
 	err = csd_registry_load(&m, &reg, &d);
+	if (!err && a.arg) {
+		err = csd_vmlinux_open(a.arg, &vm);
+		if (!err)
+			err = csd_vmlinux_check(vm);
+		if (!err)
+			err = csd_program_keep_text(&d, &m, vm);
+	}
 	if (!err)
 		err = csd_extract_write(&d, &reg, a.input, a.out);
 	if (!err) {
@@ -69,6 +81,7 @@ int csd_cmd_extract(int argc, char **argv)
 	} else {
 		rc = csd_exit_code(err);
 	}
+	csd_vmlinux_close(vm);
 	csd_registry_free(&reg);
 	csd_dump_free(&d);
 	csd_mem_close(&m);

@@ -15,9 +15,12 @@ void csd_dump_free(struct csd_dump *d)
 		free(d->sinks[i].data);
 	for (size_t i = 0; i < d->n_segs; i++)
 		free(d->segs[i].data);
+	for (size_t i = 0; i < d->n_ktext; i++)
+		free(d->ktext[i].data);
 	free(d->sinks);
 	free(d->etms);
 	free(d->segs);
+	free(d->ktext);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -62,25 +65,38 @@ struct csd_etm *csd_dump_add_etm(struct csd_dump *d, const struct csd_etm *etm)
 	return &arr[d->n_etms++];
 }
 
-struct csd_seg *csd_dump_add_seg(struct csd_dump *d, const char *name,
-				 uint64_t vaddr, uint8_t *data, size_t len)
+/* Append a segment to the array *@segs of *@n. */
+static struct csd_seg *add_seg(struct csd_seg **segs, size_t *n, const char *name,
+			       uint64_t vaddr, uint8_t *data, size_t len)
 {
-	struct csd_seg *arr = grow(d->segs, d->n_segs, sizeof(*arr)), *s;
+	struct csd_seg *arr = grow(*segs, *n, sizeof(*arr)), *s;
 
 	if (!arr) {
 		csd_error("out of memory for memory dump %s (%zu bytes)", name, len);
 		free(data);
 		return NULL;
 	}
-	d->segs = arr;
-	s = &arr[d->n_segs];
+	*segs = arr;
+	s = &arr[*n];
 	memset(s, 0, sizeof(*s));
 	snprintf(s->name, sizeof(s->name), "%s", name);
 	s->vaddr = vaddr;
 	s->data = data;
 	s->len = len;
-	d->n_segs++;
+	++*n;
 	return s;
+}
+
+struct csd_seg *csd_dump_add_seg(struct csd_dump *d, const char *name,
+				 uint64_t vaddr, uint8_t *data, size_t len)
+{
+	return add_seg(&d->segs, &d->n_segs, name, vaddr, data, len);
+}
+
+struct csd_seg *csd_dump_add_ktext(struct csd_dump *d, const char *name,
+				   uint64_t vaddr, uint8_t *data, size_t len)
+{
+	return add_seg(&d->ktext, &d->n_ktext, name, vaddr, data, len);
 }
 
 const struct csd_etm *csd_dump_etm_by_trace_id(const struct csd_dump *d, uint8_t id)

@@ -79,6 +79,12 @@ struct csd_dump {
 	size_t n_etms;
 	struct csd_seg *segs;	/* program image; may be empty */
 	size_t n_segs;
+	/*
+	 * The kernel text as it ran (patched by the kernel), which an extract
+	 * directory carries for the decode to lay over vmlinux's; may be empty.
+	 */
+	struct csd_seg *ktext;
+	size_t n_ktext;
 	uint64_t kernel_text;	/* runtime address of _text, 0 if unknown */
 	uint64_t kaslr_offset;	/* KERNELOFFSET from VMCOREINFO, 0 if none */
 	uint64_t kernel_stext;	/* runtime address of _stext, 0 if unknown */
@@ -97,6 +103,8 @@ struct csd_sink *csd_dump_add_sink(struct csd_dump *d, const char *name,
 struct csd_etm *csd_dump_add_etm(struct csd_dump *d, const struct csd_etm *etm);
 struct csd_seg *csd_dump_add_seg(struct csd_dump *d, const char *name,
 				 uint64_t vaddr, uint8_t *data, size_t len);
+struct csd_seg *csd_dump_add_ktext(struct csd_dump *d, const char *name,
+				   uint64_t vaddr, uint8_t *data, size_t len);
 
 /* The trace ID of an ETMv4 (TRCTRACEIDR.TRACEID, bits [6:0]). */
 static inline uint8_t csd_etm_trace_id(const struct csd_etm *etm)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* csdump: write and read back the directory of `csdump extract`. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,31 @@ static enum csd_err write_metadata(const struct csd_dump *d, const char *dir)
 		csd_etm4_pack(&d->etms[i], m + i * CSD_ETM4_BLOCK_U64);
 	err = write_in(dir, "metadata.bin", m, d->n_etms * CSD_ETM4_BLOCK_LEN);
 	free(m);
+	return err;
+}
+
+#define KTEXT_FILE "kernel-text.bin"
+
+/* The kernel text as it ran, one segment after the other, into KTEXT_FILE. */
+static enum csd_err write_ktext(const struct csd_dump *d, const char *dir)
+{
+	size_t total = 0, off = 0;
+	uint8_t *all;
+	enum csd_err err;
+
+	if (!d->n_ktext)
+		return CSD_OK;
+	for (size_t i = 0; i < d->n_ktext; i++)
+		total += d->ktext[i].len;
+	all = malloc(total ? total : 1);
+	if (!all)
+		return CSD_ERR_NOMEM;
+	for (size_t i = 0; i < d->n_ktext; i++) {
+		memcpy(all + off, d->ktext[i].data, d->ktext[i].len);
+		off += d->ktext[i].len;
+	}
+	err = write_in(dir, KTEXT_FILE, all, total);
+	free(all);
 	return err;
 }
 
@@ -85,6 +111,9 @@ static enum csd_err write_summary(const struct csd_dump *d, const struct csd_reg
 	for (size_t i = 0; i < d->n_etms; i++)
 		fprintf(f, "etm cpu=%llu trace_id=0x%02x\n", (unsigned long long)d->etms[i].cpu,
 			csd_etm_trace_id(&d->etms[i]));
+	for (size_t i = 0, off = 0; i < d->n_ktext; off += d->ktext[i++].len)
+		fprintf(f, "ktext file=" KTEXT_FILE " offset=%zu bytes=%zu vaddr=0x%llx\n", off,
+			d->ktext[i].len, (unsigned long long)d->ktext[i].vaddr);
 	if (reg)
 		summary_records(f, reg);
 	if (fclose(f)) {
@@ -117,6 +146,8 @@ enum csd_err csd_extract_write(const struct csd_dump *d, const struct csd_regist
 	}
 	if (!err)
 		err = write_metadata(d, dir);
+	if (!err)
+		err = write_ktext(d, dir);
 	if (!err && d->n_etms) {
 		perf = csd_path_join(dir, "perf.data");
 		err = perf ? csd_perf_write_cs_etm(d, perf) : CSD_ERR_NOMEM;
@@ -207,8 +238,41 @@ static enum csd_err read_sink(const char *dir, const char *line, struct csd_dump
 	return csd_dump_add_sink(d, name, data, len, flags) ? CSD_OK : CSD_ERR_NOMEM;
 }
 
+/* One "ktext file=F offset=N bytes=N vaddr=0xA" line: a piece of *@text (read once). */
+static enum csd_err read_ktext(const char *dir, const char *line, struct csd_dump *d,
+			       uint8_t **text, size_t *text_len)
+{
+	unsigned long long vaddr;
+	size_t off, bytes;
+	uint8_t *piece;
+	enum csd_err err;
+
+	if (sscanf(line, "ktext file=" KTEXT_FILE " offset=%zu bytes=%zu vaddr=0x%llx", &off,
+		   &bytes, &vaddr) != 3) {
+		csd_error("%s/summary.txt: bad ktext line: %s", dir, line);
+		return CSD_ERR_FORMAT;
+	}
+	if (!*text) {
+		err = read_in(dir, KTEXT_FILE, text, text_len);
+		if (err)
+			return err;
+	}
+	if (off > *text_len || bytes > *text_len - off || vaddr > UINT64_MAX - bytes) {
+		csd_error("%s/" KTEXT_FILE ": %zu bytes, the summary puts %zu at %zu", dir,
+			  *text_len, bytes, off);
+		return CSD_ERR_FORMAT;
+	}
+	piece = malloc(bytes ? bytes : 1);
+	if (!piece)
+		return CSD_ERR_NOMEM;
+	memcpy(piece, *text + off, bytes);
+	return csd_dump_add_ktext(d, KTEXT_FILE, vaddr, piece, bytes) ? CSD_OK : CSD_ERR_NOMEM;
+}
+
 enum csd_err csd_extract_read(const char *dir, struct csd_dump *d)
 {
+	uint8_t *ktext = NULL;
+	size_t ktext_len = 0;
 	uint8_t *text;
 	size_t len;
 	enum csd_err err = read_in(dir, "summary.txt", &text, &len);
@@ -228,6 +292,8 @@ enum csd_err csd_extract_read(const char *dir, struct csd_dump *d)
 
 		if (!strncmp(line, "sink ", 5))
 			err = read_sink(dir, line, d);
+		else if (!strncmp(line, "ktext ", 6))
+			err = read_ktext(dir, line, d, &ktext, &ktext_len);
 		else if (sscanf(line, "kaslr_offset=%llx", &v) == 1)
 			d->kaslr_offset = v;
 		else if (sscanf(line, "kernel_text=%llx", &v) == 1)
@@ -238,6 +304,7 @@ enum csd_err csd_extract_read(const char *dir, struct csd_dump *d)
 			snprintf(d->osrelease, sizeof(d->osrelease), "%s", line + 10);
 	}
 	free(s);
+	free(ktext);
 	if (!err)
 		err = read_metadata(dir, d);
 	if (!err && !d->n_sinks) {

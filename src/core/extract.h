@@ -3,7 +3,8 @@
  * csdump: the extract directory: DIR/cstrace.bin (the first sink's trace),
  * DIR/<device>.bin for every sink when there are several, DIR/metadata.bin
  * (the ETMv4 blocks in perf's layout, ten u64 each, little-endian),
- * DIR/perf.data and DIR/summary.txt.  Every file is written atomically.
+ * DIR/perf.data, DIR/summary.txt and, when @d has the kernel text as it
+ * ran (d->ktext), DIR/kernel-text.bin.  Every file is written atomically.
  */
 #ifndef CSD_EXTRACT_H
 #define CSD_EXTRACT_H

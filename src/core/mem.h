@@ -46,4 +46,14 @@ static inline enum csd_err csd_mem_read(const struct csd_mem *m, enum csd_space 
 /* Close any memory source (its close op, once); @m may be closed again. */
 void csd_mem_close(struct csd_mem *m);
 
+struct csd_seg;
+
+/*
+ * A memory source over the @n segments @segs (kernel virtual addresses; a
+ * read must lie inside one segment), named @name.  @segs must outlive it;
+ * it has no VMCOREINFO.  Close it with csd_mem_close().
+ */
+enum csd_err csd_mem_of_segs(struct csd_mem *m, const char *name, const struct csd_seg *segs,
+			     size_t n);
+
 #endif

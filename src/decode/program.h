@@ -9,6 +9,7 @@
 
 #include "core/csd_err.h"
 #include "core/dump.h"
+#include "core/mem.h"
 #include "decode/vmlinux.h"
 
 /*
@@ -18,5 +19,14 @@
  */
 enum csd_err csd_program_from_vmlinux(struct csd_dump *d, const char *input,
 				      const struct csd_vmlinux *vm);
+
+/*
+ * Keep in @d->ktext the kernel text as it ran, for an extract directory to
+ * carry: each span of vmlinux @vm's text that stays while the kernel runs,
+ * with the bytes the decode of the vmcore @m would use (the vmcore's where
+ * it has them, vmlinux's elsewhere).  Nothing when @m holds none of it.
+ */
+enum csd_err csd_program_keep_text(struct csd_dump *d, const struct csd_mem *m,
+				   const struct csd_vmlinux *vm);
 
 #endif
