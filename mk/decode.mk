@@ -35,7 +35,7 @@ DECODE_ORACLE_CHECKS := $(addprefix check-decode-oracle-,$(DECODE_ORACLE_TRACES)
 	check-decode-text check-decode-hostile check-decode-symjson check-decode-valgrind \
 	check-decode-lines check-decode-threads check-decode-image check-decode-crash \
 	check-decode-rawsinks check-decode-pipe check-decode-messages check-decode-profile \
-	check-decode-noimage check-decode-ktext
+	check-decode-noimage check-decode-ktext check-decode-runaway
 
 # Per trace ID the same ranges, NACCs and exceptions as trc_pkt_lister -decode.
 $(DECODE_ORACLE_CHECKS): check-decode-oracle-%: $(DECODE_CSDUMP)
@@ -89,6 +89,12 @@ check-decode-lines: $(DECODE_CSDUMP) $(BUILD)/encoder/etm4enc
 	@$(DECODE_ENV) $(HARNESS) decode-lines tests/decode/lines.sh \
 		$(DECODE_CSDUMP) $(BUILD)/encoder/etm4enc $(DECODE_WORK)/lines
 
+# A range the decoder ran on through code that is not what ran: flagged
+# (issue 17, defect 4), on the encoder's trace over an image made NOPs.
+check-decode-runaway: $(DECODE_CSDUMP) $(BUILD)/encoder/etm4enc $(BUILD)/encoder/prog.elf
+	@$(DECODE_ENV) $(HARNESS) decode-runaway tests/decode/runaway.sh $(DECODE_CSDUMP) \
+		$(BUILD)/encoder/etm4enc $(BUILD)/encoder/prog.elf $(abspath $(DECODE_WORK))/runaway
+
 # An extract directory decodes as its vmcore, whose program text was patched
 # (issue 17, defect 3): the extract carries the text as it ran.
 # It reads a vmcore: libkdumpfile's known leaks too (mk/corrupt.mk's list).
@@ -138,4 +144,4 @@ CHECKS += $(DECODE_ORACLE_CHECKS) check-decode-ds5 check-decode-roundtrip check-
 	check-decode-text check-decode-hostile check-decode-symjson check-decode-valgrind \
 	check-decode-lines check-decode-threads check-decode-image check-decode-crash \
 	check-decode-rawsinks check-decode-pipe check-decode-messages check-decode-profile \
-	check-decode-noimage check-decode-ktext
+	check-decode-noimage check-decode-ktext check-decode-runaway

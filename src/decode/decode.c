@@ -76,6 +76,15 @@ const char *csd_trace_on_reason(uint32_t reason)
 	return "unknown";
 }
 
+const char *csd_runaway_reason(uint32_t reason)
+{
+	switch (reason) {
+	case CSD_RUNAWAY_IMAGE_END:	return "ran to the end of the image without a branch";
+	case CSD_RUNAWAY_PAST_FUNCTION:	return "ends far past the end of its function";
+	}
+	return "unknown";
+}
+
 const char *csd_unsync_reason(uint32_t reason)
 {
 	switch (reason) {
@@ -177,6 +186,19 @@ static ocsd_datapath_resp_t on_elem(const void *p, const ocsd_trc_index_t index,
 	memset(&tev, 0, sizeof(tev));
 	if (!ev_from_elem(&tev.ev, e))
 		return OCSD_RESP_CONT;
+	/*
+	 * A range that ends in no branch where the image ends: the decoder
+	 * ran off the image (a branch it took would end the range, an
+	 * exception would leave the next opcode readable).
+	 */
+	if (tev.ev.kind == CSD_EV_RANGE && e->last_i_type == OCSD_INSTR_OTHER) {
+		uint32_t w;
+
+		if (csd_image_read(&x->img, tev.ev.end, &w, sizeof(w)) < sizeof(w)) {
+			tev.ev.kind = CSD_EV_RUNAWAY;
+			tev.ev.number = CSD_RUNAWAY_IMAGE_END;
+		}
+	}
 	tev.tag = x->tag;
 	tev.ev.trace_id = id;
 	tev.ev.sink = x->sink;

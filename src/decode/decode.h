@@ -25,7 +25,9 @@
 	X(CSD_EV_TRACE_ON, "trace_on")	/* a gap before; @number: csd_trace_on */ \
 	X(CSD_EV_NO_SYNC, "no_sync")	/* lost sync; @number: csd_unsync */	\
 	X(CSD_EV_CONTEXT, "context")	/* PE context: @el, @ctxid */		\
-	X(CSD_EV_EOT, "end_of_trace")	/* end of this trace ID's trace */
+	X(CSD_EV_EOT, "end_of_trace")	/* end of this trace ID's trace */	\
+	X(CSD_EV_RUNAWAY, "runaway")	/* a range as RANGE that cannot be what \
+					 * ran; @number: csd_runaway */
 
 #define CSD_EV_ENUM(k, name) k,
 enum csd_ev_kind {
@@ -51,6 +53,18 @@ enum csd_unsync {
 	CSD_UNSYNC_BAD_PACKET,
 	CSD_UNSYNC_EOT,			/* end of trace */
 };
+
+/*
+ * CSD_EV_RUNAWAY's @number: why a range the decoder gave cannot be what the
+ * CPU executed.  The decoder follows the opcodes of the image to the next
+ * branch; an image that is not the code that ran (data, zeros, code patched
+ * since) sends it on and on.
+ */
+enum csd_runaway {
+	CSD_RUNAWAY_IMAGE_END,		/* ran to the end of the image, no branch */
+	CSD_RUNAWAY_PAST_FUNCTION,	/* ends over CSD_RUNAWAY_SLACK past its function */
+};
+#define CSD_RUNAWAY_SLACK 4096		/* bytes past a sized function's end */
 
 struct csd_ev {
 	enum csd_ev_kind kind;
@@ -107,5 +121,6 @@ const char *csd_ev_kind_name(enum csd_ev_kind k);
 const char *csd_exception_name(uint32_t number);	/* NULL if unnamed */
 const char *csd_trace_on_reason(uint32_t reason);	/* enum csd_trace_on */
 const char *csd_unsync_reason(uint32_t reason);	/* enum csd_unsync */
+const char *csd_runaway_reason(uint32_t reason);	/* enum csd_runaway */
 
 #endif

@@ -20,10 +20,33 @@ void csd_render_free(struct csd_render *r)
 		r->ops->free(r);
 }
 
+/*
+ * A range that ends more than CSD_RUNAWAY_SLACK bytes past the end of the
+ * sized function it starts in ran on through code a branch would have left:
+ * not what executed.  Both renderers get it as such.
+ */
+static bool past_function(struct csd_render *r, const struct csd_ev *ev)
+{
+	const struct csd_sym *s;
+
+	if (!r->syms || ev->end - ev->start <= CSD_RUNAWAY_SLACK)
+		return false;
+	s = csd_syms_lookup(r->syms, ev->start);
+	return s && s->size && ev->end > s->addr + s->size &&
+	       ev->end - (s->addr + s->size) > CSD_RUNAWAY_SLACK;
+}
+
 int csd_render_event(void *p, const struct csd_ev *ev)
 {
 	struct csd_render *r = p;
 
+	if (ev->kind == CSD_EV_RANGE && past_function(r, ev)) {
+		struct csd_ev run = *ev;
+
+		run.kind = CSD_EV_RUNAWAY;
+		run.number = CSD_RUNAWAY_PAST_FUNCTION;
+		return r->ops->event(r, &run);
+	}
 	return r->ops->event(r, ev);
 }
 

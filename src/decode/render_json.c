@@ -485,6 +485,15 @@ static void json_event_general(struct json_render *r, const struct csd_ev *ev)
 		PUT_LIT(r, ",\"ctxid\":");
 		put_dec(r, (int64_t)ev->ctxid);
 		break;
+	case CSD_EV_RUNAWAY:
+		json_addr_field(r, ",\"start\":", ev->start);
+		json_addr_field(r, ",\"end\":", ev->end);
+		PUT_LIT(r, ",\"n_instr\":");
+		put_dec(r, ev->n_instr);
+		PUT_LIT(r, ",\"reason\":");
+		put_json_str(r, csd_runaway_reason(ev->number));
+		json_sym_fields(r, ev->start);
+		break;
 	case CSD_EV_EXC_RETURN:
 	case CSD_EV_EOT:
 		break;

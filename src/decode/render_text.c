@@ -194,6 +194,12 @@ static void text_entry(struct text_render *r, const struct entry *e)
 		if (e->el != 0xff)
 			fprintf(r->base.f, "  -- context: EL%u\n", e->el);
 		break;
+	case CSD_EV_RUNAWAY:
+		text_sym(r, a, sizeof(a), e->start);
+		fprintf(r->base.f, "  -- runaway decode, not what ran: %016" PRIx64 "-%016" PRIx64
+			" %" PRIu32 " instr%s (%s)\n", e->start, e->end, e->n_instr, a,
+			csd_runaway_reason(e->number));
+		break;
 	case CSD_EV_EOT:
 		break;
 	}
