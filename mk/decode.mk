@@ -35,7 +35,7 @@ DECODE_ORACLE_CHECKS := $(addprefix check-decode-oracle-,$(DECODE_ORACLE_TRACES)
 	check-decode-text check-decode-hostile check-decode-symjson check-decode-valgrind \
 	check-decode-lines check-decode-threads check-decode-image check-decode-crash \
 	check-decode-rawsinks check-decode-pipe check-decode-messages check-decode-profile \
-	check-decode-noimage check-decode-ktext check-decode-runaway
+	check-decode-noimage check-decode-ktext check-decode-runaway check-decode-perfimage
 
 # Per trace ID the same ranges, NACCs and exceptions as trc_pkt_lister -decode.
 $(DECODE_ORACLE_CHECKS): check-decode-oracle-%: $(DECODE_CSDUMP)
@@ -95,6 +95,14 @@ check-decode-runaway: $(DECODE_CSDUMP) $(BUILD)/encoder/etm4enc $(BUILD)/encoder
 	@$(DECODE_ENV) $(HARNESS) decode-runaway tests/decode/runaway.sh $(DECODE_CSDUMP) \
 		$(BUILD)/encoder/etm4enc $(BUILD)/encoder/prog.elf $(abspath $(DECODE_WORK))/runaway
 
+# Stock perf decodes as csdump with the image `csdump perf --vmlinux` writes,
+# code outside .text included (issue 17, defect 5).
+check-decode-perfimage: $(DECODE_CSDUMP) $(BUILD)/encoder/etm4enc \
+		$(BUILD)/host-san/tests/test_ktext_vmcore $(BUILD)/corrupt/lsan.supp
+	@$(SAN_ENV) LSAN_OPTIONS=suppressions=$(abspath $(BUILD)/corrupt/lsan.supp):print_suppressions=0 \
+		$(HARNESS) decode-perfimage tests/decode/perfimage.sh $(DECODE_CSDUMP) \
+		$(BUILD)/encoder/etm4enc $(BUILD)/host-san/tests/test_ktext_vmcore $(DECODE_WORK)/perfimage
+
 # An extract directory decodes as its vmcore, whose program text was patched
 # (issue 17, defect 3): the extract carries the text as it ran.
 # It reads a vmcore: libkdumpfile's known leaks too (mk/corrupt.mk's list).
@@ -144,4 +152,4 @@ CHECKS += $(DECODE_ORACLE_CHECKS) check-decode-ds5 check-decode-roundtrip check-
 	check-decode-text check-decode-hostile check-decode-symjson check-decode-valgrind \
 	check-decode-lines check-decode-threads check-decode-image check-decode-crash \
 	check-decode-rawsinks check-decode-pipe check-decode-messages check-decode-profile \
-	check-decode-noimage check-decode-ktext check-decode-runaway
+	check-decode-noimage check-decode-ktext check-decode-runaway check-decode-perfimage

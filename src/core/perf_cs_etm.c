@@ -52,20 +52,27 @@ static enum csd_err write_auxtrace_info(struct csd_perf *p, const struct csd_dum
 	return CSD_OK;
 }
 
-/* The kernel map: by _text, by _stext, or by the lowest dumped address. */
+/*
+ * The kernel map, from the start of the kernel image on: by the lowest
+ * address of the program image when there is one (the ELF image written
+ * with it has `_text` there, see elfimage.h), else by _text, else by
+ * _stext (which leaves .head.text out: VMCOREINFO names no _text).
+ */
 static void write_kernel_mmap(struct csd_perf *p, const struct csd_dump *d,
 			      const struct csd_perf_sample_id *sid)
 {
 	const char *sym = "_text";
-	uint64_t addr = d->kernel_text;
+	uint64_t addr = 0;
 
+	for (size_t i = 0; i < d->n_segs; i++)
+		if (!addr || d->segs[i].vaddr < addr)
+			addr = d->segs[i].vaddr;
+	if (!addr)
+		addr = d->kernel_text;
 	if (!addr && d->kernel_stext) {
 		sym = "_stext";
 		addr = d->kernel_stext;
 	}
-	for (size_t i = 0; !d->kernel_text && !d->kernel_stext && i < d->n_segs; i++)
-		if (!addr || d->segs[i].vaddr < addr)
-			addr = d->segs[i].vaddr;
 	if (!addr)
 		csd_warn("perf.data: kernel address unknown; perf will not find the kernel's code");
 	csd_perf_kernel_mmap(p, addr, UINT64_MAX - addr, sym, addr, sid);

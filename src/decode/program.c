@@ -109,6 +109,14 @@ enum csd_err csd_program_keep_text(struct csd_dump *d, const struct csd_mem *m,
 
 	if (err == CSD_OK && overlay_text(&img, m, vm, text, &n_text, &pages, &words))
 		say_overlay(m->name, pages, words);
+	/*
+	 * VMCOREINFO names _stext, not _text: the image's first byte (on arm64
+	 * vmlinux's first executable segment starts at _text, .head.text) lets
+	 * the extract's perf.data map the whole kernel image.
+	 */
+	for (size_t i = 0; err == CSD_OK && !d->kernel_text && i < img.n_segs; i++)
+		if (!i || img.segs[i].vaddr < img.segs[0].vaddr)
+			d->kernel_text = img.segs[i].vaddr;
 	for (size_t i = 0; err == CSD_OK && pages && i < n_text; i++) {
 		size_t len = (size_t)(text[i].hi - text[i].lo);
 		uint8_t *buf = calloc(1, len ? len : 1);
