@@ -15,14 +15,20 @@ work=$(cd "$work" && pwd)
 "$enc" --elf "$prog" -o "$work/enc" --cpus 2 --steps 3000 >/dev/null
 "$here/frames.py" raw "$work/enc/snapshot" "$work/raw"
 
-: >"$work/oracle.ppl"
-for buf in $(sed -n 's/^name=//p' "$work/raw/trace.ini"); do
-	rm -f "$work/$buf.ppl"
-	(cd "$work" && trc_pkt_lister -ss_dir "$work/raw" -src_name "$buf" -decode \
-		-logfilename "$buf.ppl" >/dev/null)
-	cat "$work/$buf.ppl" >>"$work/oracle.ppl"
-done
-"$here/trace_seq.py" ppl "$work/oracle.ppl" >"$work/oracle.seq"
+# lister SNAPSHOT NAME: trc_pkt_lister's decode of every buffer of SNAPSHOT
+# (-src_name each), normalised into $work/NAME.seq.
+lister() {
+	local buf
+	: >"$work/$2.ppl"
+	for buf in $(sed -n 's/^name=//p' "$1/trace.ini"); do
+		rm -f "$work/$buf.$2.ppl"
+		(cd "$work" && trc_pkt_lister -ss_dir "$1" -src_name "$buf" -decode \
+			-logfilename "$buf.$2.ppl" >/dev/null)
+		cat "$work/$buf.$2.ppl" >>"$work/$2.ppl"
+	done
+	"$here/trace_seq.py" ppl "$work/$2.ppl" >"$work/$2.seq"
+}
+lister "$work/raw" oracle
 "$csdump" decode "$work/raw" --format jsonl --last 0 >"$work/raw.jsonl"
 "$here/trace_seq.py" jsonl "$work/raw.jsonl" >"$work/raw.seq"
 "$csdump" snapshot "$work/raw" -o "$work/again" >/dev/null
@@ -49,14 +55,7 @@ cp -r "$work/raw" "$work/raw0"
 sed -i 's/^\(TRCTRACEIDR([^)]*)=\).*/\10x00000000/' "$work/raw0/etm_0.ini"
 grep -q '^TRCTRACEIDR(0x010)=0x00000000$' "$work/raw0/etm_0.ini" ||
 	{ echo "FAIL: could not set CPU 0's TRCTRACEIDR to 0"; exit 1; }
-: >"$work/oracle0.ppl"
-for buf in raw_10 raw_11; do
-	rm -f "$work/$buf.0.ppl"
-	(cd "$work" && trc_pkt_lister -ss_dir "$work/raw0" -src_name "$buf" -decode \
-		-logfilename "$buf.0.ppl" >/dev/null)
-	cat "$work/$buf.0.ppl" >>"$work/oracle0.ppl"
-done
-"$here/trace_seq.py" ppl "$work/oracle0.ppl" >"$work/oracle0.seq"
+lister "$work/raw0" oracle0
 "$csdump" decode "$work/raw0" --format jsonl --last 0 >"$work/raw0.jsonl" 2>"$work/raw0.err"
 "$here/trace_seq.py" jsonl "$work/raw0.jsonl" >"$work/raw0.seq"
 n=$(grep -c '^00 range' "$work/oracle0.seq" || true)

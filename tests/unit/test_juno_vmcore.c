@@ -17,6 +17,7 @@
 #include "core/perf_cs_etm.h"
 #include "format/snapshot.h"
 #include "testutil.h"
+#include "vgdump.h"
 #include "vmcoregen.h"
 
 static void build_vmcore(const struct csd_dump *snap, const char *path)
@@ -24,25 +25,7 @@ static void build_vmcore(const struct csd_dump *snap, const char *path)
 	struct vg g;
 
 	vg_init(&g, 1);
-	for (size_t i = 0; i < snap->n_etms; i++) {
-		const struct csd_etm *e = &snap->etms[i];
-		uint64_t meta[10] = { 0x4040404040404040ull, e->cpu, 7, e->trcconfigr,
-				      e->trctraceidr, e->trcidr0, e->trcidr1, e->trcidr2,
-				      e->trcidr8, e->trcauthstatus };
-		char name[32];
-		struct vg_rec r = { .kind = 2, .flags = 1, .cpu = (int32_t)e->cpu, .name = name,
-				    .data = (const uint8_t *)meta, .data_len = sizeof(meta),
-				    .trace_id = csd_etm_trace_id(e) };
-
-		snprintf(name, sizeof(name), "etm%llu", (unsigned long long)e->cpu);
-		vg_add_record(&g, &r);
-	}
-	for (size_t i = 0; i < snap->n_sinks; i++) {
-		struct vg_rec r = { .kind = 1, .flags = 1 | 4, .cpu = -1, .name = "tmc_etb0",
-				    .data = snap->sinks[i].data, .data_len = snap->sinks[i].len };
-
-		vg_add_record(&g, &r);
-	}
+	vg_add_dump(&g, snap, "tmc_etb0");
 	vg_write(&g, path, 0);
 	vg_free(&g);
 }

@@ -16,6 +16,7 @@
 
 #include "core/extract.h"
 #include "testutil.h"
+#include "vgdump.h"
 #include "vmcoregen.h"
 
 static uint8_t *slurp(const char *path, size_t *len)
@@ -78,26 +79,7 @@ int main(int argc, char **argv)
 	put_text(&g, elf, len);
 	word = (uint32_t)strtoul(argv[5], NULL, 0);
 	memcpy(vg_ptr(&g, strtoull(argv[4], NULL, 0), 4), &word, 4);	/* little-endian */
-	for (size_t i = 0; i < d.n_etms; i++) {
-		const struct csd_etm *e = &d.etms[i];
-		uint64_t meta[10] = { 0x4040404040404040ull, e->cpu, 7, e->trcconfigr,
-				      e->trctraceidr, e->trcidr0, e->trcidr1, e->trcidr2,
-				      e->trcidr8, e->trcauthstatus };
-		char name[32];
-		struct vg_rec r = { .kind = 2, .flags = 1, .cpu = (int32_t)e->cpu, .name = name,
-				    .data = (const uint8_t *)meta, .data_len = sizeof(meta),
-				    .trace_id = csd_etm_trace_id(e) };
-
-		snprintf(name, sizeof(name), "etm%llu", (unsigned long long)e->cpu);
-		vg_add_record(&g, &r);
-	}
-	for (size_t i = 0; i < d.n_sinks; i++) {
-		struct vg_rec r = { .kind = 1, .flags = (uint16_t)(1 | (d.sinks[i].flags & 4)),
-				    .cpu = -1, .name = d.sinks[i].name, .data = d.sinks[i].data,
-				    .data_len = d.sinks[i].len };
-
-		vg_add_record(&g, &r);
-	}
+	vg_add_dump(&g, &d, NULL);
 	vg_write(&g, argv[3], 0);
 	vg_free(&g);
 	free(elf);
