@@ -24,6 +24,14 @@ $(DECODE_TSAN): $(wildcard src/*/*.[ch]) $(DEPS_STAMP)
 	$(CC) $(CSTD) $(WARN) -O1 -g -fsanitize=thread $(HOST_CPPFLAGS) -o $@ \
 		$(DECODE_TSAN_SRCS) $(HOST_LDLIBS)
 
+# A vmcore of an encoder trace whose program text was patched (ktext.sh, perfimage.sh).
+DECODE_KTEXT_GEN := $(BUILD)/host-san/tests/ktext_vmcore
+$(DECODE_KTEXT_GEN): tests/decode/ktext_vmcore.c tests/unit/vmcoregen.c tests/unit/vgdump.c \
+		$(DECODE_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(SAN_FLAGS) $(HOST_CPPFLAGS) -Itests/unit -o $@ \
+		$(filter %.c,$^) $(DECODE_LIB) $(HOST_LDLIBS)
+
 $(DECODE_PROBE): tests/decode/probe.c $(DECODE_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(SAN_FLAGS) -Isrc -o $@ $^ $(HOST_LDLIBS)
@@ -98,19 +106,19 @@ check-decode-runaway: $(DECODE_CSDUMP) $(BUILD)/encoder/etm4enc $(BUILD)/encoder
 # Stock perf decodes as csdump with the image `csdump perf --vmlinux` writes,
 # code outside .text included (issue 17, defect 5).
 check-decode-perfimage: $(DECODE_CSDUMP) $(BUILD)/encoder/etm4enc \
-		$(BUILD)/host-san/tests/test_ktext_vmcore $(BUILD)/corrupt/lsan.supp
+		$(DECODE_KTEXT_GEN) $(BUILD)/corrupt/lsan.supp
 	@$(SAN_ENV) LSAN_OPTIONS=suppressions=$(abspath $(BUILD)/corrupt/lsan.supp):print_suppressions=0 \
 		$(HARNESS) decode-perfimage tests/decode/perfimage.sh $(DECODE_CSDUMP) \
-		$(BUILD)/encoder/etm4enc $(BUILD)/host-san/tests/test_ktext_vmcore $(DECODE_WORK)/perfimage
+		$(BUILD)/encoder/etm4enc $(DECODE_KTEXT_GEN) $(DECODE_WORK)/perfimage
 
 # An extract directory decodes as its vmcore, whose program text was patched
 # (issue 17, defect 3): the extract carries the text as it ran.
 # It reads a vmcore: libkdumpfile's known leaks too (mk/corrupt.mk's list).
-check-decode-ktext: $(DECODE_CSDUMP) $(BUILD)/encoder/etm4enc $(BUILD)/host-san/tests/test_ktext_vmcore \
+check-decode-ktext: $(DECODE_CSDUMP) $(BUILD)/encoder/etm4enc $(DECODE_KTEXT_GEN) \
 		$(BUILD)/corrupt/lsan.supp
 	@$(SAN_ENV) LSAN_OPTIONS=suppressions=$(abspath $(BUILD)/corrupt/lsan.supp):print_suppressions=0 \
 		$(HARNESS) decode-ktext tests/decode/ktext.sh $(DECODE_CSDUMP) \
-		$(BUILD)/encoder/etm4enc $(BUILD)/host-san/tests/test_ktext_vmcore $(DECODE_WORK)/ktext
+		$(BUILD)/encoder/etm4enc $(DECODE_KTEXT_GEN) $(DECODE_WORK)/ktext
 
 # Any number of decoder threads, the same output; no data race (TSan build).
 check-decode-threads: $(DECODE_TSAN) $(BUILD)/encoder/etm4enc

@@ -7,7 +7,7 @@
 #
 # A program built for arm64 at a kernel-image address, traced on two CPUs by
 # the project's encoder at the vmcore's KASLR offset, goes into a generated
-# vmcore (test_ktext_vmcore) whose copy of the program has one conditional
+# vmcore (ktext_vmcore.c) whose copy of the program has one conditional
 # branch the trace takes turned into a NOP.  Checked:
 #   - kernel-text.bin holds, for every span summary.txt lists, the program's
 #     bytes with that NOP (read here from the ELF file, not from csdump);

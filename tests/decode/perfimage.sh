@@ -10,7 +10,7 @@
 #
 # A program at a kernel-image address with a function in .init.text, traced
 # by the project's encoder on two CPUs, in a generated vmcore whose .text has
-# one word patched (test_ktext_vmcore).  The oracle is stock `perf script`:
+# one word patched (ktext_vmcore.c).  The oracle is stock `perf script`:
 #   - with -k FILE.elf, per CPU, every sample but the trace-start one is the
 #     last instruction of a range csdump decodes from the vmcore, in
 #     csdump's order, and some lie in .init.text (addresses from readelf);

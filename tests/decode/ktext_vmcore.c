@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_ktext_vmcore EXTRACT_DIR PROG_ELF OUT.vmcore PATCH_VADDR WORD: an arm64
+ * ktext_vmcore EXTRACT_DIR PROG_ELF OUT.vmcore PATCH_VADDR WORD: an arm64
  * vmcore (vmcoregen) of a trace whose program text the "kernel" patched.
  * The trace and metadata of EXTRACT_DIR (the encoder's) go into registry
  * records; PROG_ELF's executable PT_LOAD bytes go into the kernel image at
  * their link address + the KASLR offset (KERNELOFFSET), as a running
  * kernel's text is, with the 32-bit word at PATCH_VADDR (a runtime address)
  * replaced by WORD, as alternatives and static keys patch it.  For the test
- * of issue 17, defect 3 (tests/decode/ktext.sh).
+ * of issue 17, defects 3 and 5 (tests/decode/ktext.sh, perfimage.sh).
  */
 #include <elf.h>
 #include <stdio.h>
@@ -15,7 +15,6 @@
 #include <string.h>
 
 #include "core/extract.h"
-#include "testutil.h"
 #include "vgdump.h"
 #include "vmcoregen.h"
 
@@ -27,7 +26,7 @@ static uint8_t *slurp(const char *path, size_t *len)
 
 	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) ||
 	    !(buf = malloc((size_t)n + 1)) || fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		fprintf(stderr, "test_ktext_vmcore: cannot read %s\n", path);
+		fprintf(stderr, "ktext_vmcore: cannot read %s\n", path);
 		exit(1);
 	}
 	fclose(f);
@@ -42,7 +41,7 @@ static void put_text(struct vg *g, const uint8_t *elf, size_t len)
 
 	if (len < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
 	    eh->e_phoff > len || eh->e_phnum > (len - eh->e_phoff) / sizeof(Elf64_Phdr)) {
-		fprintf(stderr, "test_ktext_vmcore: not an ELF64 file\n");
+		fprintf(stderr, "ktext_vmcore: not an ELF64 file\n");
 		exit(1);
 	}
 	for (unsigned int i = 0; i < eh->e_phnum; i++) {
@@ -51,7 +50,7 @@ static void put_text(struct vg *g, const uint8_t *elf, size_t len)
 		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X) || !ph->p_filesz)
 			continue;
 		if (ph->p_offset > len || ph->p_filesz > len - ph->p_offset) {
-			fprintf(stderr, "test_ktext_vmcore: PT_LOAD %u beyond the file\n", i);
+			fprintf(stderr, "ktext_vmcore: PT_LOAD %u beyond the file\n", i);
 			exit(1);
 		}
 		memcpy(vg_ptr(g, ph->p_vaddr + VG_KASLR, ph->p_filesz), elf + ph->p_offset,
@@ -68,7 +67,7 @@ int main(int argc, char **argv)
 	struct vg g;
 
 	if (argc != 6) {
-		fprintf(stderr, "usage: test_ktext_vmcore EXTRACT_DIR PROG_ELF OUT PATCH_VADDR "
+		fprintf(stderr, "usage: ktext_vmcore EXTRACT_DIR PROG_ELF OUT PATCH_VADDR "
 			"WORD\n");
 		return 1;
 	}
