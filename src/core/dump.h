@@ -16,6 +16,7 @@
 #include "core/trace_id.h"
 
 #define CSD_NAME_MAX 32
+#define CSD_KTEXT_MAX 16	/* pieces of kernel text (vmlinux's resident text sections) */
 
 /* Record flags: the values of the kernel ABI (docs/record-abi.md). */
 #define CSD_F_SAVED	(1u << 0)
@@ -83,7 +84,7 @@ struct csd_dump {
 	 * The kernel text as it ran (patched by the kernel), which an extract
 	 * directory carries for the decode to lay over vmlinux's; may be empty.
 	 */
-	struct csd_seg *ktext;
+	struct csd_seg *ktext;	/* at most CSD_KTEXT_MAX */
 	size_t n_ktext;
 	uint64_t kernel_text;	/* runtime address of _text, 0 if unknown */
 	uint64_t kaslr_offset;	/* KERNELOFFSET from VMCOREINFO, 0 if none */

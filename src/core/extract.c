@@ -243,7 +243,7 @@ static enum csd_err read_ktext(const char *dir, const char *line, struct csd_dum
 			       uint8_t **text, size_t *text_len)
 {
 	unsigned long long vaddr;
-	size_t off, bytes;
+	size_t off, bytes, total;
 	uint8_t *piece;
 	enum csd_err err;
 
@@ -260,6 +260,15 @@ static enum csd_err read_ktext(const char *dir, const char *line, struct csd_dum
 	if (off > *text_len || bytes > *text_len - off || vaddr > UINT64_MAX - bytes) {
 		csd_error("%s/" KTEXT_FILE ": %zu bytes, the summary puts %zu at %zu", dir,
 			  *text_len, bytes, off);
+		return CSD_ERR_FORMAT;
+	}
+	/* The pieces are the file cut up: no more of them, nor bytes, than it has. */
+	total = bytes;
+	for (size_t i = 0; i < d->n_ktext; i++)
+		total += d->ktext[i].len;
+	if (d->n_ktext >= CSD_KTEXT_MAX || total > *text_len) {
+		csd_error("%s/summary.txt: more kernel text than %s holds (%zu pieces, at most %d)",
+			  dir, KTEXT_FILE, d->n_ktext + 1, CSD_KTEXT_MAX);
 		return CSD_ERR_FORMAT;
 	}
 	piece = malloc(bytes ? bytes : 1);

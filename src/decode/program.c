@@ -15,6 +15,8 @@
 #include "decode/program.h"
 #include "vmcore/vmcore.h"
 
+_Static_assert(CSD_KTEXT_MAX <= CSD_TEXT_SPANS_MAX, "an extract's kernel text fits the spans");
+
 /*
  * The spans of vmlinux's text that stay while the kernel runs, and the
  * instruction words of @m (the vmcore) there laid over vmlinux's code in

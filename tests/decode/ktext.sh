@@ -93,4 +93,23 @@ for fmt in jsonl text; do
 	n=$(grep -c 'no kernel text as it ran (extracted without --vmlinux)' "$work/plain.$fmt.err" || true)
 	[ "$n" -eq 1 ] || { echo "FAIL: $fmt: $n warnings about the missing kernel text"; fail=1; }
 done
+# A summary that cuts kernel-text.bin into more pieces than csdump takes, or
+# puts a piece beyond its end: refused (exit 2) in one error line.
+hostile() {	# NAME REGEX LINE...
+	local name=$1 re=$2 rc=0; shift 2
+	cp -r "$work/x" "$work/$name"
+	printf '%s\n' "$@" >>"$work/$name/summary.txt"
+	"$csdump" decode "$work/$name" --vmlinux "$work/prog.elf" >/dev/null 2>"$work/$name.err" || rc=$?
+	if [ "$rc" -eq 2 ] && [ "$(grep -c '^csdump: error: ' "$work/$name.err")" -eq 1 ] &&
+	   grep -q -- "$re" "$work/$name.err"; then
+		echo "ok: $name: refused"
+	else
+		echo "FAIL: $name: exit $rc"; cat "$work/$name.err"; fail=1
+	fi
+}
+many=()
+for i in $(seq 16); do many+=("ktext file=kernel-text.bin offset=0 bytes=4 vaddr=0x$((1000 + i))000"); done
+hostile ktext-many "more kernel text than kernel-text.bin holds" "${many[@]}"
+hostile ktext-beyond "kernel-text.bin: [0-9]* bytes, the summary puts 4096 at 4294967296" \
+	"ktext file=kernel-text.bin offset=4294967296 bytes=4096 vaddr=0x1000"
 exit $fail
