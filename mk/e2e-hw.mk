@@ -60,3 +60,15 @@ e2e-hw-cost: e2e-hw-prep
 		printf '%3d MiB ETR: %s\n' $$m \
 			"$$(grep -o 'saved [0-9]* trace buffer(s), [0-9]* record(s) in [0-9]* us' $(E2E_HW)/$$n/console.log)"; \
 	done
+
+# `csdump decode --stack` against drgn (tests/e2e/check_stack.py, mk/e2e.mk).
+# The emulated ETMs emit etm4enc's random walks, not what the guest ran:
+# no frame to compare is expected (--min 0).
+E2E_HW_STACK := etf-sysrq etr-flat-oops
+.PHONY: $(addprefix check-e2e-hw-stack-,$(E2E_HW_STACK))
+$(addprefix check-e2e-hw-stack-,$(E2E_HW_STACK)): check-e2e-hw-stack-%: check-e2e-hw-%
+	@$(HARNESS) e2e-hw-stack-$* /usr/bin/python3 tests/e2e/check_stack.py --min 0 \
+		$(HOST)/csdump $(E2E_HW)/$*/vmcore $(KERNEL_HW_VMLINUX)
+
+e2e-hw: $(addprefix check-e2e-hw-stack-,$(E2E_HW_STACK))
+CHECKS += $(addprefix check-e2e-hw-stack-,$(E2E_HW_STACK))

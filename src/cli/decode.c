@@ -19,10 +19,12 @@
 #include "core/diag.h"
 #include "core/dump.h"
 #include "decode/symbols.h"
+#include "decode/views.h"
 
 static const char decode_usage[] =
 	"usage: csdump decode INPUT [--vmlinux FILE] [--lines] [--cpu N] [--last N]\n"
-	"                            [--format text|jsonl] [--threads N]\n"
+	"                            [--format text|jsonl] [--threads N] [--stack]\n"
+	"                            [--functions]\n"
 	"  INPUT    a vmcore, a directory written by `csdump extract`, or an OpenCSD\n"
 	"           snapshot directory\n"
 	"  --vmlinux FILE  symbols (and, for a vmcore, the program image) from FILE\n"
@@ -34,7 +36,11 @@ static const char decode_usage[] =
 	"                  exclusive\n"
 	"  --threads N     decoder threads, 0..64 (default one per CPU this process\n"
 	"                  may run on; 0, or the default on one CPU: decode on the\n"
-	"                  main thread); the output does not depend on it\n";
+	"                  main thread); the output does not depend on it\n"
+	"  --stack         also each CPU's call stack at the end of the trace, from\n"
+	"                  the calls, returns and exceptions in it\n"
+	"  --functions     also each CPU's functions by instructions executed and by\n"
+	"                  calls (text: the first --last of them)\n";
 
 /* ---- decode ------------------------------------------------------------- */
 
@@ -45,6 +51,7 @@ struct decode_args {
 	long cpu;
 	long last;
 	long threads;		/* CSD_DECODE_THREADS_AUTO: default */
+	unsigned int views;	/* CSD_VIEW_* */
 	enum csd_render_format fmt;
 };
 
@@ -57,6 +64,8 @@ static int decode_parse(int argc, char **argv, struct decode_args *a)
 		{ "last", required_argument, NULL, 'n' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "threads", required_argument, NULL, 'j' },
+		{ "stack", no_argument, NULL, 'S' },
+		{ "functions", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -68,13 +77,19 @@ static int decode_parse(int argc, char **argv, struct decode_args *a)
 	a->last = 20;
 	a->threads = CSD_DECODE_THREADS_AUTO;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "k:Lc:n:f:j:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "k:Lc:n:f:j:SFh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'k':
 			a->vmlinux = optarg;
 			break;
 		case 'L':
 			a->lines = true;
+			break;
+		case 'S':
+			a->views |= CSD_VIEW_STACK;
+			break;
+		case 'F':
+			a->views |= CSD_VIEW_FUNCS;
 			break;
 		case 'c':
 			opt = "--cpu", want = "a CPU number, 0..4095";
@@ -128,6 +143,9 @@ struct decode_job {
 	struct csd_vmlinux *vm;
 	struct csd_syms *syms;
 	struct csd_render *r;
+	struct csd_views *views;	/* NULL: none asked for */
+	enum csd_render_format fmt;
+	size_t last;
 	FILE *out;		/* the render's: stdout, or csd_safe_out_open() */
 	struct csd_progress pr;
 };
@@ -137,6 +155,7 @@ static void job_free(void *p)
 	struct decode_job *j = p;
 
 	csd_render_free(j->r);
+	csd_views_free(j->views);
 	csd_syms_free(j->syms);
 	csd_vmlinux_close(j->vm);
 	csd_dump_free(&j->d);
@@ -149,13 +168,34 @@ static bool job_finish(void *p)
 	struct decode_job *j = p;
 
 	csd_progress_end(&j->pr);
-	return csd_render_finish(j->r);
+	if (!csd_render_finish(j->r))
+		return false;
+	if (!j->views)
+		return true;
+	if (!(j->fmt == CSD_RENDER_JSONL ? csd_views_write_json(j->views, j->out)
+					 : csd_views_write_text(j->views, j->out, j->last)))
+		return false;
+	if (fflush(j->out) || ferror(j->out)) {
+		csd_error("writing the output failed");
+		return false;
+	}
+	return true;
+}
+
+/* The render and the views, each event. */
+static int job_event(void *p, const struct csd_ev *ev)
+{
+	struct decode_job *j = p;
+
+	if (j->views && csd_views_event(j->views, ev))
+		return 1;
+	return csd_render_event(j->r, ev);
 }
 
 int csd_cmd_decode(int argc, char **argv)
 {
 	struct decode_job j = { .out = NULL };
-	struct csd_isolated iso = { .d = &j.d, .fn = csd_render_event, .ctx = &j,
+	struct csd_isolated iso = { .d = &j.d, .fn = job_event, .fn_ctx = &j, .ctx = &j,
 				    .finish = job_finish, .release = job_free };
 	struct decode_args a;
 	enum csd_err err;
@@ -186,11 +226,14 @@ int csd_cmd_decode(int argc, char **argv)
 	/* JSON lines leave whole, should the decoder crash (isolate.h). */
 	j.out = a.fmt == CSD_RENDER_JSONL ? csd_safe_out_open() : stdout;
 	j.r = csd_render_new(j.out, a.fmt, j.syms, (size_t)a.last, a.lines);
-	if (!j.r) {
+	j.fmt = a.fmt;
+	j.last = (size_t)a.last;
+	if (a.views)
+		j.views = csd_views_new(a.views, j.syms);
+	if (!j.r || (a.views && !j.views)) {
 		csd_error("out of memory");
 		goto out;
 	}
-	iso.fn_ctx = j.r;
 	iso.o.cpu = (int)a.cpu;
 	iso.o.threads = (int)a.threads;
 	if (isatty(STDERR_FILENO)) {
