@@ -130,3 +130,20 @@ CHECKS += $(DECODE_ORACLE_CHECKS) check-decode-ds5 check-decode-roundtrip check-
 	check-decode-lines check-decode-threads check-decode-image check-decode-crash \
 	check-decode-rawsinks check-decode-pipe check-decode-messages check-decode-profile \
 	check-decode-noimage
+
+# --- the views of issue 17 ---------------------------------------------------
+DECODE_VIEW_CHECKS := check-decode-functions check-decode-context
+.PHONY: $(DECODE_VIEW_CHECKS)
+
+# --functions against trc_pkt_lister's ranges of `csdump snapshot`, summed with nm.
+check-decode-functions: $(DECODE_CSDUMP)
+	@$(DECODE_ENV) $(HARNESS) decode-functions tests/decode/functions.sh \
+		$(DECODE_CSDUMP) $(DECODE_TRACES)/juno_r1_1 $(abspath $(DECODE_WORK))/functions
+
+# Exceptions and context in words against trc_pkt_lister's elements.
+check-decode-context: $(DECODE_CSDUMP)
+	@$(DECODE_ENV) $(HARNESS) decode-context tests/decode/context.sh \
+		$(DECODE_CSDUMP) $(abspath $(DECODE_WORK))/context \
+		$(addprefix $(DECODE_TRACES)/,$(DECODE_ORACLE_TRACES))
+
+CHECKS += $(DECODE_VIEW_CHECKS)
