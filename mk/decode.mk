@@ -132,7 +132,7 @@ CHECKS += $(DECODE_ORACLE_CHECKS) check-decode-ds5 check-decode-roundtrip check-
 	check-decode-noimage
 
 # --- the views of issue 17 ---------------------------------------------------
-DECODE_VIEW_CHECKS := check-decode-functions check-decode-context
+DECODE_VIEW_CHECKS := check-decode-functions check-decode-context check-decode-filter
 .PHONY: $(DECODE_VIEW_CHECKS)
 
 # --functions against trc_pkt_lister's ranges of `csdump snapshot`, summed with nm.
@@ -145,5 +145,10 @@ check-decode-context: $(DECODE_CSDUMP)
 	@$(DECODE_ENV) $(HARNESS) decode-context tests/decode/context.sh \
 		$(DECODE_CSDUMP) $(abspath $(DECODE_WORK))/context \
 		$(addprefix $(DECODE_TRACES)/,$(DECODE_ORACLE_TRACES))
+
+# --from/--to by address and function, with --cpu, against trc_pkt_lister cut by hand.
+check-decode-filter: $(DECODE_CSDUMP)
+	@$(DECODE_ENV) $(HARNESS) decode-filter tests/decode/filter.sh \
+		$(DECODE_CSDUMP) $(DECODE_TRACES)/juno_r1_1 $(abspath $(DECODE_WORK))/filter
 
 CHECKS += $(DECODE_VIEW_CHECKS)

@@ -3,7 +3,9 @@
  * csdump decode: parse arguments, load the input, call the library.  Nothing
  * here knows how trace is decoded or written.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <stdlib.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,6 +15,7 @@
 #include "cli/cmds.h"
 #include "cli/progress.h"
 #include "decode/decode.h"
+#include "decode/filter.h"
 #include "decode/render.h"
 #include "decode/isolate.h"
 #include "decode/safe_out.h"
@@ -24,7 +27,7 @@
 static const char decode_usage[] =
 	"usage: csdump decode INPUT [--vmlinux FILE] [--lines] [--cpu N] [--last N]\n"
 	"                            [--format text|jsonl] [--threads N] [--stack]\n"
-	"                            [--functions]\n"
+	"                            [--functions] [--from PLACE] [--to PLACE]\n"
 	"  INPUT    a vmcore, a directory written by `csdump extract`, or an OpenCSD\n"
 	"           snapshot directory\n"
 	"  --vmlinux FILE  symbols (and, for a vmcore, the program image) from FILE\n"
@@ -40,7 +43,10 @@ static const char decode_usage[] =
 	"  --stack         also each CPU's call stack at the end of the trace, from\n"
 	"                  the calls, returns and exceptions in it\n"
 	"  --functions     also each CPU's functions by instructions executed and by\n"
-	"                  calls (text: the first --last of them)\n";
+	"                  calls (text: the first --last of them)\n"
+	"  --from PLACE    each CPU's trace from the first range that runs PLACE: an\n"
+	"                  address (0x...) or a function of --vmlinux\n"
+	"  --to PLACE      ... up to the first range after that which runs PLACE\n";
 
 /* ---- decode ------------------------------------------------------------- */
 
@@ -52,6 +58,7 @@ struct decode_args {
 	long last;
 	long threads;		/* CSD_DECODE_THREADS_AUTO: default */
 	unsigned int views;	/* CSD_VIEW_* */
+	const char *from, *to;	/* --from, --to: NULL if not given */
 	enum csd_render_format fmt;
 };
 
@@ -66,6 +73,8 @@ static int decode_parse(int argc, char **argv, struct decode_args *a)
 		{ "threads", required_argument, NULL, 'j' },
 		{ "stack", no_argument, NULL, 'S' },
 		{ "functions", no_argument, NULL, 'F' },
+		{ "from", required_argument, NULL, 'a' },
+		{ "to", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -77,7 +86,7 @@ static int decode_parse(int argc, char **argv, struct decode_args *a)
 	a->last = 20;
 	a->threads = CSD_DECODE_THREADS_AUTO;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "k:Lc:n:f:j:SFh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "k:Lc:n:f:j:SFa:b:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'k':
 			a->vmlinux = optarg;
@@ -90,6 +99,12 @@ static int decode_parse(int argc, char **argv, struct decode_args *a)
 			break;
 		case 'F':
 			a->views |= CSD_VIEW_FUNCS;
+			break;
+		case 'a':
+			a->from = optarg;
+			break;
+		case 'b':
+			a->to = optarg;
 			break;
 		case 'c':
 			opt = "--cpu", want = "a CPU number, 0..4095";
@@ -144,6 +159,7 @@ struct decode_job {
 	struct csd_syms *syms;
 	struct csd_render *r;
 	struct csd_views *views;	/* NULL: none asked for */
+	struct csd_filter filter;	/* --from, --to */
 	enum csd_render_format fmt;
 	size_t last;
 	FILE *out;		/* the render's: stdout, or csd_safe_out_open() */
@@ -182,7 +198,7 @@ static bool job_finish(void *p)
 	return true;
 }
 
-/* The render and the views, each event. */
+/* The render and the views, each event of the window. */
 static int job_event(void *p, const struct csd_ev *ev)
 {
 	struct decode_job *j = p;
@@ -190,6 +206,31 @@ static int job_event(void *p, const struct csd_ev *ev)
 	if (j->views && csd_views_event(j->views, ev))
 		return 1;
 	return csd_render_event(j->r, ev);
+}
+
+/*
+ * --from/--to PLACE: an address (a number), else a function of @syms.  False
+ * (reported) if it is neither.
+ */
+static bool place_parse(const char *opt, const char *s, struct csd_syms *syms,
+			struct csd_place *p)
+{
+	char *end;
+
+	memset(p, 0, sizeof(*p));
+	if (!s)
+		return true;
+	p->set = true;
+	errno = 0;
+	p->addr = strtoull(s, &end, 0);
+	if (*s >= '0' && *s <= '9' && !*end && !errno)
+		return true;
+	p->sym = syms ? csd_syms_find(syms, s) : NULL;
+	if (p->sym)
+		return true;
+	fprintf(stderr, "csdump decode: bad value '%s' for %s (want an address, or a function "
+		"of --vmlinux%s)\n", s, opt, syms ? ": it has none of that name" : ", not given");
+	return false;
 }
 
 int csd_cmd_decode(int argc, char **argv)
@@ -233,6 +274,20 @@ int csd_cmd_decode(int argc, char **argv)
 	if (!j.r || (a.views && !j.views)) {
 		csd_error("out of memory");
 		goto out;
+	}
+	{
+		struct csd_place from, to;
+
+		if (!place_parse("--from", a.from, j.syms, &from) ||
+		    !place_parse("--to", a.to, j.syms, &to)) {
+			rc = CSD_EXIT_USAGE;
+			goto out;
+		}
+		csd_filter_init(&j.filter, &from, &to, j.syms, job_event, &j);
+		if (from.set || to.set) {
+			iso.fn = csd_filter_event;
+			iso.fn_ctx = &j.filter;
+		}
 	}
 	iso.o.cpu = (int)a.cpu;
 	iso.o.threads = (int)a.threads;

@@ -239,8 +239,8 @@ static void text_stack(struct csd_views *v, FILE *f, const struct csd_view_strea
 				fprintf(f, ", returns to %016" PRIx64, fr->ret);
 			fputc('\n', f);
 		} else if (fr->kind == CSD_FRAME_FIRST) {
-			fprintf(f, "       -- entered before the trace%s: its callers are not in it\n",
-				s->gaps ? "'s last gap" : "");
+			fprintf(f, "       -- entered before the window%s: its callers are not in it\n",
+				s->gaps ? " (the trace's last gap)" : "");
 		}
 	}
 	if (s->dropped)
