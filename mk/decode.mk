@@ -132,7 +132,8 @@ CHECKS += $(DECODE_ORACLE_CHECKS) check-decode-ds5 check-decode-roundtrip check-
 	check-decode-noimage
 
 # --- the views of issue 17 ---------------------------------------------------
-DECODE_VIEW_CHECKS := check-decode-functions check-decode-context check-decode-filter
+DECODE_VIEW_CHECKS := check-decode-functions check-decode-context check-decode-filter \
+		      check-decode-report
 .PHONY: $(DECODE_VIEW_CHECKS)
 
 # --functions against trc_pkt_lister's ranges of `csdump snapshot`, summed with nm.
@@ -150,5 +151,10 @@ check-decode-context: $(DECODE_CSDUMP)
 check-decode-filter: $(DECODE_CSDUMP)
 	@$(DECODE_ENV) $(HARNESS) decode-filter tests/decode/filter.sh \
 		$(DECODE_CSDUMP) $(DECODE_TRACES)/juno_r1_1 $(abspath $(DECODE_WORK))/filter
+
+# csdump report in headless chromium: no console message, every CPU drawn.
+check-decode-report: $(DECODE_CSDUMP)
+	@$(DECODE_ENV) $(HARNESS) decode-report tests/decode/report.sh \
+		$(DECODE_CSDUMP) $(DECODE_TRACES)/juno_r1_1 $(abspath $(DECODE_WORK))/report
 
 CHECKS += $(DECODE_VIEW_CHECKS)

@@ -16,6 +16,7 @@
 #include "cli/progress.h"
 #include "decode/decode.h"
 #include "decode/filter.h"
+#include "decode/report.h"
 #include "decode/render.h"
 #include "decode/isolate.h"
 #include "decode/safe_out.h"
@@ -48,6 +49,16 @@ static const char decode_usage[] =
 	"                  address (0x...) or a function of --vmlinux\n"
 	"  --to PLACE      ... up to the first range after that which runs PLACE\n";
 
+static const char report_usage[] =
+	"usage: csdump report INPUT -o FILE [--vmlinux FILE] [--cpu N] [--from PLACE]\n"
+	"                                   [--to PLACE] [--threads N]\n"
+	"  writes FILE, one self-contained HTML page (no network, no external\n"
+	"  script): per CPU the last moments as a call-depth timeline, newest at the\n"
+	"  right, where the trace stopped, the call stack at its end and the\n"
+	"  function table; hover a slice for its function and addresses.\n"
+	"  -o, --output FILE  the page (written to a temporary name, then renamed)\n"
+	"  --vmlinux, --cpu, --from, --to, --threads: as for `csdump decode`\n";
+
 /* ---- decode ------------------------------------------------------------- */
 
 struct decode_args {
@@ -59,10 +70,11 @@ struct decode_args {
 	long threads;		/* CSD_DECODE_THREADS_AUTO: default */
 	unsigned int views;	/* CSD_VIEW_* */
 	const char *from, *to;	/* --from, --to: NULL if not given */
+	const char *report;	/* csdump report: the page to write */
 	enum csd_render_format fmt;
 };
 
-static int decode_parse(int argc, char **argv, struct decode_args *a)
+static int decode_parse(int argc, char **argv, struct decode_args *a, bool report)
 {
 	static const struct option opts[] = {
 		{ "vmlinux", required_argument, NULL, 'k' },
@@ -75,10 +87,13 @@ static int decode_parse(int argc, char **argv, struct decode_args *a)
 		{ "functions", no_argument, NULL, 'F' },
 		{ "from", required_argument, NULL, 'a' },
 		{ "to", required_argument, NULL, 'b' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *opt = NULL, *want = NULL;	/* the option refused, what it takes */
+	const char *usage = report ? report_usage : decode_usage;
+	bool decode_only = false;		/* an option report does not take */
 	int c;
 
 	memset(a, 0, sizeof(*a));
@@ -86,18 +101,21 @@ static int decode_parse(int argc, char **argv, struct decode_args *a)
 	a->last = 20;
 	a->threads = CSD_DECODE_THREADS_AUTO;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "k:Lc:n:f:j:SFa:b:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "k:Lc:n:f:j:SFa:b:o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'k':
 			a->vmlinux = optarg;
 			break;
 		case 'L':
+			decode_only = true;
 			a->lines = true;
 			break;
 		case 'S':
+			decode_only = true;
 			a->views |= CSD_VIEW_STACK;
 			break;
 		case 'F':
+			decode_only = true;
 			a->views |= CSD_VIEW_FUNCS;
 			break;
 		case 'a':
@@ -106,12 +124,18 @@ static int decode_parse(int argc, char **argv, struct decode_args *a)
 		case 'b':
 			a->to = optarg;
 			break;
+		case 'o':
+			if (!report)
+				goto usage;
+			a->report = optarg;
+			break;
 		case 'c':
 			opt = "--cpu", want = "a CPU number, 0..4095";
 			if (!csd_cli_parse_num(optarg, 4095, &a->cpu))
 				goto bad;
 			break;
 		case 'n':
+			decode_only = true;
 			opt = "--last", want = "a number of entries, 0..100000000 (0 = all)";
 			if (!csd_cli_parse_num(optarg, 100000000, &a->last))
 				goto bad;
@@ -122,6 +146,7 @@ static int decode_parse(int argc, char **argv, struct decode_args *a)
 				goto bad;
 			break;
 		case 'f':
+			decode_only = true;
 			opt = "--format", want = "text or jsonl";
 			if (!strcmp(optarg, "text"))
 				a->fmt = CSD_RENDER_TEXT;
@@ -131,13 +156,13 @@ static int decode_parse(int argc, char **argv, struct decode_args *a)
 				goto bad;
 			break;
 		case 'h':
-			printf("%s%s", decode_usage, csd_exit_codes_help);
+			printf("%s%s", usage, csd_exit_codes_help);
 			return 0;
 		default:
 			goto usage;
 		}
 	}
-	if (optind != argc - 1)
+	if (optind != argc - 1 || (report && (decode_only || !a->report)))
 		goto usage;
 	a->input = argv[optind];
 	if (a->lines && !a->vmlinux) {
@@ -148,7 +173,7 @@ static int decode_parse(int argc, char **argv, struct decode_args *a)
 bad:
 	fprintf(stderr, "csdump decode: bad value '%s' for %s (want %s)\n", optarg, opt, want);
 usage:
-	fputs(decode_usage, stderr);
+	fputs(usage, stderr);
 	return CSD_EXIT_USAGE;
 }
 
@@ -162,6 +187,8 @@ struct decode_job {
 	struct csd_filter filter;	/* --from, --to */
 	enum csd_render_format fmt;
 	size_t last;
+	const char *report;		/* csdump report: the page, instead of a render */
+	const char *input;
 	FILE *out;		/* the render's: stdout, or csd_safe_out_open() */
 	struct csd_progress pr;
 };
@@ -184,6 +211,8 @@ static bool job_finish(void *p)
 	struct decode_job *j = p;
 
 	csd_progress_end(&j->pr);
+	if (j->report)
+		return csd_report_write(j->views, j->report, j->input, j->d.osrelease) == CSD_OK;
 	if (!csd_render_finish(j->r))
 		return false;
 	if (!j->views)
@@ -205,7 +234,7 @@ static int job_event(void *p, const struct csd_ev *ev)
 
 	if (j->views && csd_views_event(j->views, ev))
 		return 1;
-	return csd_render_event(j->r, ev);
+	return j->r ? csd_render_event(j->r, ev) : 0;
 }
 
 /*
@@ -233,7 +262,7 @@ static bool place_parse(const char *opt, const char *s, struct csd_syms *syms,
 	return false;
 }
 
-int csd_cmd_decode(int argc, char **argv)
+static int decode_run(int argc, char **argv, bool report)
 {
 	struct decode_job j = { .out = NULL };
 	struct csd_isolated iso = { .d = &j.d, .fn = job_event, .fn_ctx = &j, .ctx = &j,
@@ -243,7 +272,7 @@ int csd_cmd_decode(int argc, char **argv)
 	bool damaged;
 	int rc, partial;
 
-	rc = decode_parse(argc, argv, &a);
+	rc = decode_parse(argc, argv, &a, report);
 	if (rc >= 0)
 		return rc;
 	partial = csd_cli_load(a.input, a.vmlinux, &j.d, &j.vm);
@@ -264,14 +293,20 @@ int csd_cmd_decode(int argc, char **argv)
 	}
 	if (j.vm && csd_syms_load(&j.syms, j.vm, j.d.kaslr_offset, a.lines) != CSD_OK)
 		goto out;
-	/* JSON lines leave whole, should the decoder crash (isolate.h). */
-	j.out = a.fmt == CSD_RENDER_JSONL ? csd_safe_out_open() : stdout;
-	j.r = csd_render_new(j.out, a.fmt, j.syms, (size_t)a.last, a.lines);
 	j.fmt = a.fmt;
 	j.last = (size_t)a.last;
+	j.report = a.report;
+	j.input = a.input;
+	if (report) {
+		a.views = CSD_VIEW_STACK | CSD_VIEW_FUNCS | CSD_VIEW_TIMELINE;
+	} else {
+		/* JSON lines leave whole, should the decoder crash (isolate.h). */
+		j.out = a.fmt == CSD_RENDER_JSONL ? csd_safe_out_open() : stdout;
+		j.r = csd_render_new(j.out, a.fmt, j.syms, (size_t)a.last, a.lines);
+	}
 	if (a.views)
 		j.views = csd_views_new(a.views, j.syms);
-	if (!j.r || (a.views && !j.views)) {
+	if ((!report && !j.r) || (a.views && !j.views)) {
 		csd_error("out of memory");
 		goto out;
 	}
@@ -296,8 +331,8 @@ int csd_cmd_decode(int argc, char **argv)
 		iso.o.progress = csd_progress_show;
 		iso.o.progress_ctx = &j.pr;
 	}
-	/* The text report is made at the end: made again without the damage. */
-	iso.again = a.fmt == CSD_RENDER_TEXT;
+	/* The text report and the page are made at the end: again without the damage. */
+	iso.again = report || a.fmt == CSD_RENDER_TEXT;
 	err = csd_decode_isolated(&iso, &damaged);
 	if (err != CSD_OK)
 		rc = csd_exit_code(err);
@@ -306,4 +341,14 @@ int csd_cmd_decode(int argc, char **argv)
 out:
 	job_free(&j);
 	return rc;
+}
+
+int csd_cmd_decode(int argc, char **argv)
+{
+	return decode_run(argc, argv, false);
+}
+
+int csd_cmd_report(int argc, char **argv)
+{
+	return decode_run(argc, argv, true);
 }

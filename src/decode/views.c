@@ -212,7 +212,8 @@ static void text_stack(struct csd_views *v, FILE *f, const struct csd_view_strea
 
 	text_head(f, st);
 	if (s->n == 1 && !s->f[0].entry) {
-		fprintf(f, ": no call stack (no instructions since the last gap)\n");
+		fprintf(f, ": no call stack (nothing in the image ran since the last gap or "
+			"exception return%s)\n", s->out_of_image ? "; the trace left the image" : "");
 		return;
 	}
 	fprintf(f, ": call stack at the end of the trace, innermost first%s:\n",
@@ -374,7 +375,23 @@ static void json_stack(struct csd_views *v, FILE *f, const struct csd_view_strea
 		if (i)
 			fputc(',', f);
 	}
-	fprintf(f, "],\"left_image\":%s,\"gaps\":%" PRIu64 ",\"dropped\":%" PRIu64
+	fputc(']', f);
+	if (st->has_last) {
+		const char *w = st->last.kind == CSD_EV_EXCEPTION ? csd_exception_words(&st->last)
+								  : NULL;
+
+		fprintf(f, ",\"last_event\":{\"type\":\"%s\"", csd_ev_kind_name(st->last.kind));
+		if (w) {
+			fputs(",\"what\":", f);
+			csd_jsonf_str(f, w);
+		}
+		if (st->last.kind == CSD_EV_TRACE_ON)
+			fprintf(f, ",\"reason\":\"%s\"", csd_trace_on_reason(st->last.number));
+		if (st->last.kind == CSD_EV_NO_SYNC)
+			fprintf(f, ",\"reason\":\"%s\"", csd_unsync_reason(st->last.number));
+		fputc('}', f);
+	}
+	fprintf(f, ",\"left_image\":%s,\"gaps\":%" PRIu64 ",\"dropped\":%" PRIu64
 		",\"underflows\":%" PRIu64 ",\"mismatches\":%" PRIu64 "}\n",
 		s->out_of_image ? "true" : "false", s->gaps, s->dropped, s->underflows,
 		s->mismatches);
@@ -413,6 +430,31 @@ static void json_funcs(FILE *f, const struct csd_view_stream *st)
 	fputs("]}\n", f);
 }
 
+/* The newest slices: [t, n_instr, depth, in_exception, sym, lo, hi], oldest first. */
+static void json_timeline(FILE *f, const struct csd_view_stream *st)
+{
+	size_t i;
+
+	json_head(f, "timeline", st);
+	fprintf(f, ",\"instructions\":%" PRIu64 ",\"slices\":[", st->instrs);
+	for (i = 0; i < st->n_slices; i++) {
+		const struct csd_slice *s = csd_view_slice(st, i);
+
+		fprintf(f, "%s[%" PRIu64 ",%" PRIu32 ",%u,%u,", i ? "," : "", s->t, s->n_instr,
+			s->depth, s->in_exception);
+		if (s->sym)
+			csd_jsonf_str(f, s->sym->name);
+		else
+			fputs("null", f);
+		fputc(',', f);
+		csd_jsonf_addr(f, s->lo);
+		fputc(',', f);
+		csd_jsonf_addr(f, s->hi);
+		fputc(']', f);
+	}
+	fputs("]}\n", f);
+}
+
 bool csd_views_write_json(struct csd_views *v, FILE *f)
 {
 	size_t i, n = csd_views_count(v);
@@ -422,6 +464,8 @@ bool csd_views_write_json(struct csd_views *v, FILE *f)
 			json_stack(v, f, v->order[i]);
 		if (v->which & CSD_VIEW_FUNCS)
 			json_funcs(f, v->order[i]);
+		if (v->which & CSD_VIEW_TIMELINE)
+			json_timeline(f, v->order[i]);
 	}
 	if (v->nomem)
 		csd_error("out of memory: the views stop where the decode was stopped");

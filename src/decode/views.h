@@ -63,7 +63,7 @@ const struct csd_slice *csd_view_slice(const struct csd_view_stream *st, size_t 
 
 /*
  * Write the views asked for: text (functions: the first @top, 0 = all) or
- * JSON lines ("type":"stack", "type":"functions").  False if out of memory
+ * JSON lines ("type":"stack", "type":"functions", "type":"timeline").  False if out of memory
  * earlier (reported).
  */
 bool csd_views_write_text(struct csd_views *v, FILE *f, size_t top);
