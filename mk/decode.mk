@@ -133,7 +133,7 @@ CHECKS += $(DECODE_ORACLE_CHECKS) check-decode-ds5 check-decode-roundtrip check-
 
 # --- the views of issue 17 ---------------------------------------------------
 DECODE_VIEW_CHECKS := check-decode-functions check-decode-context check-decode-filter \
-		      check-decode-report
+		      check-decode-report check-decode-schema
 .PHONY: $(DECODE_VIEW_CHECKS)
 
 # --functions against trc_pkt_lister's ranges of `csdump snapshot`, summed with nm.
@@ -156,5 +156,11 @@ check-decode-filter: $(DECODE_CSDUMP)
 check-decode-report: $(DECODE_CSDUMP)
 	@$(DECODE_ENV) $(HARNESS) decode-report tests/decode/report.sh \
 		$(DECODE_CSDUMP) $(DECODE_TRACES)/juno_r1_1 $(abspath $(DECODE_WORK))/report
+
+# Every JSON line against the schema docs/decode.md documents.
+check-decode-schema: $(DECODE_CSDUMP) $(BUILD)/encoder/etm4enc $(BUILD)/encoder/prog.elf
+	@$(DECODE_ENV) $(HARNESS) decode-schema tests/decode/schema.sh $(DECODE_CSDUMP) \
+		$(BUILD)/encoder/etm4enc $(BUILD)/encoder/prog.elf $(DECODE_TRACES) \
+		$(abspath $(DECODE_WORK))/schema
 
 CHECKS += $(DECODE_VIEW_CHECKS)
