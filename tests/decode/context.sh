@@ -28,7 +28,7 @@ WORDS = {0: 'PE reset', 1: 'debug halt', 2: 'SVC, HVC or SMC', 3: 'trap', 4: 'SE
          6: 'breakpoint or step', 7: 'watchpoint', 10: 'alignment fault',
          11: 'instruction abort', 12: 'data abort', 14: 'IRQ', 15: 'FIQ'}
 SEC = {'N': 'non-secure', 'S': 'secure', 'R': 'realm'}
-ELEM = re.compile(r'ID:([0-9a-fA-F]+);\s+OCSD_GEN_TRC_ELEM_(\w+)\((.*)\)\s*$')
+from trace_seq import PPL as ELEM
 CTX = re.compile(r'EL(\d)([NSR])')
 want = defaultdict(list)
 state = defaultdict(lambda: {'el': None, 'sec': None, 'isa': 'unknown'})

@@ -8,22 +8,15 @@ set -eu
 csdump=$1 snap=$2 work=$3
 . "$(dirname "$0")/common.sh"
 need_snapshot "$snap"
-command -v nm >/dev/null || { echo "skip: nm not installed"; exit 77; }
 mkdir -p "$work"
-"$here/../../bench/mksyms.py" "$work/syms.elf" 0xffffffc000080000 0xffffffc000600000 >/dev/null
-nm -S --defined-only "$work/syms.elf" >"$work/syms.nm"
+juno_syms "$work"
 lister_seq "$snap" "$work/oracle"
 fail=0
 # The places: a range's last instruction and another's first, from the
 # oracle (CPU 0's trace ID 0x10), and the functions those are in.
 read -r from to fromsym tosym < <(python3 - "$work/oracle" "$work/syms.nm" <<'PY'
-import bisect, sys
-syms = sorted((int(a, 16), int(s, 16), n) for a, s, _, n in
-              (l.split() for l in open(sys.argv[2], encoding='latin-1')))
-starts = [s[0] for s in syms]
-def func(a):
-    i = bisect.bisect_right(starts, a) - 1
-    return syms[i][2] if i >= 0 and a < syms[i][0] + syms[i][1] else None
+import nmsyms, sys
+func = nmsyms.Syms(sys.argv[2]).func
 r = [l.split() for l in open(sys.argv[1]) if l.startswith('10 range')]
 a, b = r[len(r) // 4], r[len(r) // 2]
 print('%#x %#x %s %s' % (int(a[3], 16) - 4, int(b[2], 16), func(int(r[len(r) // 3][2], 16)),
@@ -37,14 +30,9 @@ check() {	# NAME MODE(addr|sym) FROM TO CPU(-1: all) -- csdump's options
 	"$csdump" decode "$snap" --format jsonl --last 0 "$@" >"$work/$name.jsonl" 2>/dev/null
 	"$here/trace_seq.py" jsonl "$work/$name.jsonl" >"$work/$name.ours"
 	python3 - "$work/oracle" "$work/syms.nm" "$mode" "$f" "$t" "$cpu" >"$work/$name.want" <<'PY'
-import bisect, sys
+import nmsyms, sys
 from collections import defaultdict
-syms = sorted((int(a, 16), int(s, 16), n) for a, s, _, n in
-              (l.split() for l in open(sys.argv[2], encoding='latin-1')))
-starts = [s[0] for s in syms]
-def func(a):
-    i = bisect.bisect_right(starts, a) - 1
-    return syms[i][2] if i >= 0 and a < syms[i][0] + syms[i][1] else None
+func = nmsyms.Syms(sys.argv[2]).func
 mode, f, t, cpu = sys.argv[3], sys.argv[4], sys.argv[5], int(sys.argv[6])
 def runs(place, w):
     if w[1] != 'range' or place == '-':

@@ -13,27 +13,19 @@ set -eu
 csdump=$1 snap=$2 work=$3
 . "$(dirname "$0")/common.sh"
 need_snapshot "$snap"
-command -v nm >/dev/null || { echo "skip: nm not installed"; exit 77; }
 rm -rf "$work"
 mkdir -p "$work"
-"$here/../../bench/mksyms.py" "$work/syms.elf" 0xffffffc000080000 0xffffffc000600000
-nm -S --defined-only "$work/syms.elf" >"$work/syms.nm"
+juno_syms "$work"
 "$csdump" snapshot "$snap" -o "$work/snap" 2>/dev/null
 (cd "$work" && trc_pkt_lister -ss_dir "$work/snap" -decode -logfilename lister.ppl >/dev/null)
 "$csdump" decode "$snap" --vmlinux "$work/syms.elf" --functions --format jsonl \
 	>"$work/ours.jsonl" 2>/dev/null
 python3 - "$work/syms.nm" "$work/lister.ppl" "$work/ours.jsonl" <<'PY'
-import bisect, json, re, sys
+import json, re, sys
 from collections import defaultdict
-syms = sorted((int(a, 16), int(s, 16), n) for a, s, _, n in
-              (l.split() for l in open(sys.argv[1], encoding='latin-1')))
-starts = [s[0] for s in syms]
-def func(addr):
-    i = bisect.bisect_right(starts, addr) - 1
-    if i < 0 or addr >= syms[i][0] + syms[i][1]:
-        return None
-    return syms[i][2]
-ELEM = re.compile(r'ID:([0-9a-fA-F]+);\s+OCSD_GEN_TRC_ELEM_(\w+)\((.*)\)\s*$')
+import nmsyms
+from trace_seq import PPL as ELEM
+func = nmsyms.Syms(sys.argv[1]).func
 RANGE = re.compile(r'exec range=(0x[0-9a-f]+):\[(0x[0-9a-f]+)\] num_i\((\d+)\).*\) ([EN]) (.*)$')
 want = defaultdict(lambda: defaultdict(lambda: [0, 0, 0]))   # tid -> func -> [instr, ranges, calls]
 after_call = defaultdict(bool)

@@ -17,7 +17,7 @@ need_snapshot "$snap"
 command -v chromium >/dev/null || { echo "skip: chromium not installed"; exit 77; }
 rm -rf "$work"
 mkdir -p "$work"
-"$here/../../bench/mksyms.py" "$work/syms.elf" 0xffffffc000080000 0xffffffc000600000 >/dev/null
+juno_syms "$work"
 "$csdump" report "$snap" --vmlinux "$work/syms.elf" -o "$work/report.html" 2>"$work/report.err"
 fail=0
 if grep -Eo '(src|href)=|https?://[^"'\'' ]*' "$work/report.html" | grep -v '^http://www.w3.org/2000/svg$'; then

@@ -10,7 +10,7 @@ csdump=$1 enc=$2 prog=$3 traces=$4 work=$5
 need_snapshot "$traces/juno_r1_1"
 rm -rf "$work"
 mkdir -p "$work"
-"$here/../../bench/mksyms.py" "$work/syms.elf" 0xffffffc000080000 0xffffffc000600000 >/dev/null
+juno_syms "$work"
 "$enc" --elf "$prog" --cpus 2 --cc --ts --vmid --steps 2000 -o "$work/enc" >/dev/null
 "$csdump" decode "$traces/juno_r1_1" --vmlinux "$work/syms.elf" --lines --format jsonl --stack \
 	--functions >"$work/juno.jsonl" 2>/dev/null || true
