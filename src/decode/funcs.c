@@ -50,6 +50,10 @@ static bool count_range(struct csd_funcs *f, struct csd_syms *syms, const struct
 	const struct csd_sym *sym = csd_syms_lookup(syms, ev->start);
 	struct csd_func_stat *st;
 
+	/* Bounded, whatever the symbol table: the rest go with the unnamed. */
+	if (sym && f->n >= CSD_FUNCS_MAX && !f->v[slot_of(f->v, f->cap, sym)].ranges)
+		sym = NULL;
+
 	if ((f->n + 1) * 4 > f->cap * 3 && !grow(f))
 		return false;
 	st = &f->v[slot_of(f->v, f->cap, sym)];

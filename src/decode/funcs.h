@@ -15,6 +15,9 @@
 #include "decode/decode.h"
 #include "decode/symbols.h"
 
+/* Functions counted apart at most; past it, they count as code without a symbol. */
+#define CSD_FUNCS_MAX	(1u << 20)
+
 struct csd_func_stat {
 	const struct csd_sym *sym;	/* NULL: code without a symbol */
 	uint64_t instrs, ranges, calls;

@@ -15,7 +15,7 @@ void csd_jsonf_str(FILE *f, const char *s)
 	for (; *p; p++) {
 		if (*p == '"' || *p == '\\')
 			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20 || *p == '<' || *p == '>' || *p == '&' || *p == 0x7f)
+		else if (*p < 0x20 || *p == '<' || *p == '>' || *p == '&' || *p >= 0x7f)
 			fprintf(f, "\\u%04x", *p);
 		else
 			fputc(*p, f);

@@ -10,8 +10,9 @@
 #include <stdio.h>
 
 /*
- * @s as a JSON string, quotes included.  '<', '>' and '&' are escaped too,
- * so that the text is also safe inside an HTML <script> element.
+ * @s as a JSON string, quotes included.  A byte past ASCII is one code point
+ * (\u00XX), as the JSON lines write names; '<', '>' and '&' are escaped
+ * too, so that the text is also safe inside an HTML <script> element.
  */
 void csd_jsonf_str(FILE *f, const char *s);
 /* "0x..." */

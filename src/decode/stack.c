@@ -25,18 +25,25 @@ static struct csd_frame *push(struct csd_stack *s, enum csd_frame_kind kind)
 	f = &s->f[s->n++];
 	memset(f, 0, sizeof(*f));
 	f->kind = (uint8_t)kind;
+	f->in_exception = kind == CSD_FRAME_EXCEPTION || (s->n > 1 && f[-1].in_exception);
 	return f;
 }
 
-/* Start over with one frame entered before what follows. */
-static void restart(struct csd_stack *s)
+/* One frame entered before what follows; the counts go on. */
+static void reset_first(struct csd_stack *s)
 {
 	s->n = 0;
+	push(s, CSD_FRAME_FIRST);
+}
+
+/* A gap: start over, counts and all. */
+static void restart(struct csd_stack *s)
+{
 	s->dropped = s->underflows = s->mismatches = 0;
 	s->expect = 0;
 	s->eret_seen = false;
 	s->out_of_image = false;
-	push(s, CSD_FRAME_FIRST);
+	reset_first(s);
 }
 
 void csd_stack_init(struct csd_stack *s)
@@ -48,23 +55,20 @@ void csd_stack_init(struct csd_stack *s)
 /* Return from the running frame: to its caller, or to one before the window. */
 static void stack_ret(struct csd_stack *s)
 {
-	if (s->n > 1 && top(s)->kind == CSD_FRAME_CALL) {
-		s->n--;
+	if (top(s)->kind == CSD_FRAME_CALL) {
+		s->expect = top(s)->ret;
+		if (--s->n == 0)	/* its caller was dropped (too deep) */
+			reset_first(s);
 		return;
 	}
-	/*
-	 * Outermost frame seen (or an exception frame: a RET there leaves the
-	 * handler for code called before it was seen): the caller is one
-	 * before the window.
-	 */
 	s->underflows++;
-	if (s->n > 1) {
-		s->n--;
-		top(s)->kind = CSD_FRAME_FIRST;
-		top(s)->pc = 0;
-		return;
-	}
-	restart(s);
+	/*
+	 * An exception frame's own RET returns from code called before the
+	 * exception was seen: the frame stays.  The outermost frame's makes its
+	 * caller, never seen, the new outermost.
+	 */
+	if (top(s)->kind == CSD_FRAME_FIRST)
+		reset_first(s);
 }
 
 /* ERET: leave the innermost exception with all that was called in it. */
@@ -77,12 +81,12 @@ static void stack_eret(struct csd_stack *s)
 	if (!i) {
 		/* Taken before the window: what runs next was interrupted then. */
 		s->underflows++;
-		restart(s);
+		reset_first(s);
 		return;
 	}
 	s->n = i - 1;
-	if (!s->n)
-		restart(s);
+	if (!s->n)		/* what it interrupted was dropped (too deep) */
+		reset_first(s);
 }
 
 static void stack_range(struct csd_stack *s, const struct csd_ev *ev)
@@ -95,7 +99,8 @@ static void stack_range(struct csd_stack *s, const struct csd_ev *ev)
 	s->eret_seen = false;
 	if (!f->entry)
 		f->entry = ev->start;
-	f->pc = ev->end - 4;
+	/* The last instruction: A64's are 4 bytes (a T32 one may be 2). */
+	f->pc = ev->end - 4 >= ev->start && ev->end >= 4 ? ev->end - 4 : ev->start;
 	s->out_of_image = false;
 	if (!(ev->flags & CSD_EVF_TAKEN))
 		return;
@@ -103,7 +108,6 @@ static void stack_range(struct csd_stack *s, const struct csd_ev *ev)
 		/* The caller waits at the call (f->pc); the callee's range comes next. */
 		push(s, CSD_FRAME_CALL)->ret = ev->end;
 	} else if (ev->flags & CSD_EVF_RET) {
-		s->expect = top(s)->kind == CSD_FRAME_CALL ? top(s)->ret : 0;
 		stack_ret(s);
 	} else if (ev->flags & CSD_EVF_ERET) {
 		stack_eret(s);

@@ -33,6 +33,7 @@ struct csd_frame {
 	uint64_t ret;		/* CALL: the return address; EXCEPTION: the preferred return */
 	struct csd_ev exc;	/* EXCEPTION: the exception (number, words, from EL...) */
 	uint8_t kind;		/* enum csd_frame_kind */
+	bool in_exception;	/* it or a frame below it was entered by an exception */
 };
 
 struct csd_stack {

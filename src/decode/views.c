@@ -81,7 +81,6 @@ static void timeline_range(struct csd_views *v, struct csd_view_stream *st,
 	const struct csd_sym *sym = csd_syms_lookup(v->syms, ev->start);
 	uint16_t depth = (uint16_t)(st->stack.n - 1);
 	struct csd_slice *s = NULL;
-	size_t i;
 
 	if (st->n_slices) {
 		s = &st->slices[(st->head + st->n_slices - 1) % CSD_TIMELINE_MAX];
@@ -99,9 +98,7 @@ static void timeline_range(struct csd_views *v, struct csd_view_stream *st,
 		s->lo = ev->start;
 		s->sym = sym;
 		s->depth = depth;
-		for (i = 0; i < st->stack.n; i++)
-			if (st->stack.f[i].kind == CSD_FRAME_EXCEPTION)
-				s->in_exception = 1;
+		s->in_exception = st->stack.f[st->stack.n - 1].in_exception;
 	}
 	if (ev->start < s->lo)
 		s->lo = ev->start;
