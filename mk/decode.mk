@@ -142,9 +142,10 @@ check-decode-functions: $(DECODE_CSDUMP)
 		$(DECODE_CSDUMP) $(DECODE_TRACES)/juno_r1_1 $(abspath $(DECODE_WORK))/functions
 
 # Exceptions and context in words against trc_pkt_lister's elements.
-check-decode-context: $(DECODE_CSDUMP)
+check-decode-context: $(DECODE_CSDUMP) $(BUILD)/encoder/etm4enc $(BUILD)/encoder/prog.elf
 	@$(DECODE_ENV) $(HARNESS) decode-context tests/decode/context.sh \
 		$(DECODE_CSDUMP) $(abspath $(DECODE_WORK))/context \
+		--enc $(BUILD)/encoder/etm4enc $(BUILD)/encoder/prog.elf \
 		$(addprefix $(DECODE_TRACES)/,$(DECODE_ORACLE_TRACES))
 
 # --from/--to by address and function, with --cpu, against trc_pkt_lister cut by hand.

@@ -7,13 +7,20 @@
 # (ETMv4 architecture specification, exception packet types), and the state
 # it was taken from: the EL and security state of the trace ID's last
 # context before it, the ISA of its last range before it ("unknown" before
-# any range).
+# any range); every timestamp (with its cycle count) and cycle count.  The
+# juno traces have no timestamps or cycle counts: the check also runs on an
+# etm4enc trace with both (context.sh CSDUMP WORK --enc ETM4ENC PROG_ELF ...).
 set -eu
 csdump=$1 work=$2
 shift 2
 . "$(dirname "$0")/common.sh"
-for snap; do need_snapshot "$snap"; done
 mkdir -p "$work"
+if [ "${1:-}" = --enc ]; then
+	"$2" --elf "$3" --cpus 2 --cc --ts --vmid --steps 2000 -o "$work/etm4enc" >/dev/null
+	shift 3
+	set -- "$work/etm4enc/snapshot" "$@"
+fi
+for snap; do need_snapshot "$snap"; done
 fail=0
 for snap; do
 	name=$(basename "$snap")
@@ -51,6 +58,14 @@ for line in open(sys.argv[1], errors='replace'):
         d['ctxid'] = int(v.group(1), 16) if v else 0
         st['el'], st['sec'] = d['el'], d['sec']
         want[tid].append(('context', d))
+    elif kind == 'TIMESTAMP':
+        d = {'ts': int(re.search(r'TS=0x([0-9a-f]+)', body).group(1), 16)}
+        c = re.search(r'CC=(\d+)', body)
+        if c:
+            d['cc'] = int(c.group(1))
+        want[tid].append(('timestamp', d))
+    elif kind == 'CYCLE_COUNT':
+        want[tid].append(('cycle_count', {'cc': int(re.search(r'CC=(\d+)', body).group(1))}))
     elif kind == 'EXCEPTION':
         n = int(re.search(r'excep num \((0x[0-9a-f]+)\)', body).group(1), 16)
         d = {'number': n, 'what': WORDS.get(n)}
@@ -63,6 +78,8 @@ for line in open(sys.argv[2]):
     if o['type'] == 'context':
         got[o['trace_id']].append(('context', {k: o[k] for k in
                                                ('el', 'sec', 'isa', 'vmid', 'ctxid') if k in o}))
+    elif o['type'] in ('timestamp', 'cycle_count'):
+        got[o['trace_id']].append((o['type'], {k: o[k] for k in ('ts', 'cc') if k in o}))
     elif o['type'] == 'exception':
         got[o['trace_id']].append(('exception', {k: o.get(k) for k in
                                                  ('number', 'what', 'el', 'sec', 'isa')
