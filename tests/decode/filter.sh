@@ -70,6 +70,26 @@ check addr-to addr - "$to" -1 -- --to "$to"
 check sym sym "$fromsym" "$tosym" -1 -- --vmlinux "$work/syms.elf" --from "$fromsym" --to "$tosym"
 check sym-cpu sym "$fromsym" "$tosym" 0 -- --vmlinux "$work/syms.elf" --cpu 0 --from "$fromsym" \
 	--to "$tosym"
+# The text report of a window (--last composes with it): each CPU's header
+# counts the ranges and instructions of the window.
+"$csdump" decode "$snap" --from "$from" --to "$to" --last 3 2>/dev/null >"$work/addr.txt"
+python3 - "$work/addr.want" "$work/addr.txt" <<'PY' || fail=1
+import re, sys
+from collections import defaultdict
+n, instr = defaultdict(int), defaultdict(int)
+for line in open(sys.argv[1]):
+    w = line.split()
+    if w[1] == 'range':
+        n[int(w[0], 16)] += 1
+        instr[int(w[0], 16)] += int(w[4])
+got = {int(m.group(1), 16): (int(m.group(2)), int(m.group(3))) for m in
+       re.finditer(r'trace ID 0x([0-9a-f]+)\): (\d+) ranges, (\d+) instructions', open(sys.argv[2]).read())}
+bad = [t for t in set(n) | set(got) if got.get(t, (0, 0)) != (n[t], instr[t])]
+for t in bad:
+    print('FAIL text, trace ID %#x: %s, want %s' % (t, got.get(t), (n[t], instr[t])))
+print('ok text: %d trace IDs, %s' % (len(got), ', '.join('%#x %d/%d' % (t, *got[t]) for t in sorted(got))))
+sys.exit(1 if bad else 0)
+PY
 # Not a place: a usage error naming the option.
 if "$csdump" decode "$snap" --from no_such_function 2>"$work/err" >/dev/null; then
 	echo "FAIL: an unknown function was taken"; fail=1
