@@ -125,8 +125,11 @@ static int decode_parse(int argc, char **argv, struct decode_args *a, bool repor
 			a->to = optarg;
 			break;
 		case 'o':
-			if (!report)
+			if (!report) {
+				fprintf(stderr, "csdump decode: -o is an option of csdump report "
+					"(decode writes to stdout)\n");
 				goto usage;
+			}
 			a->report = optarg;
 			break;
 		case 'c':
@@ -162,7 +165,16 @@ static int decode_parse(int argc, char **argv, struct decode_args *a, bool repor
 			goto usage;
 		}
 	}
-	if (optind != argc - 1 || (report && (decode_only || !a->report)))
+	if (report && decode_only) {
+		fprintf(stderr, "csdump report: --lines, --last, --format, --stack and --functions "
+			"are options of csdump decode\n");
+		goto usage;
+	}
+	if (report && !a->report) {
+		fprintf(stderr, "csdump report: -o FILE is needed\n");
+		goto usage;
+	}
+	if (optind != argc - 1)
 		goto usage;
 	a->input = argv[optind];
 	if (a->lines && !a->vmlinux) {

@@ -186,9 +186,7 @@ enum csd_err csd_report_write(struct csd_views *v, const char *path, const char 
 		free(buf);
 		return CSD_ERR_NOMEM;
 	}
-	err = csd_file_write(path, buf, len);
+	err = csd_file_write(path, buf, len);	/* reports its errors */
 	free(buf);
-	if (err != CSD_OK)
-		csd_error("%s: cannot write the report", path);
 	return err;
 }

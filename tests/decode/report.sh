@@ -20,6 +20,16 @@ mkdir -p "$work"
 juno_syms "$work"
 "$csdump" report "$snap" --vmlinux "$work/syms.elf" -o "$work/report.html" 2>"$work/report.err"
 fail=0
+# Usage: -o is needed and is report's; decode's own options are refused.
+rc() { "$@" >/dev/null 2>&1; echo $?; }
+[ "$(rc "$csdump" report "$snap")" = 1 ] || { echo "FAIL: report without -o"; fail=1; }
+[ "$(rc "$csdump" report "$snap" -o "$work/x.html" --format jsonl)" = 1 ] ||
+	{ echo "FAIL: report --format"; fail=1; }
+[ "$(rc "$csdump" decode "$snap" -o "$work/x.html")" = 1 ] || { echo "FAIL: decode -o"; fail=1; }
+# A page that cannot be written: exit 2, nothing left behind.
+[ "$(rc "$csdump" report "$snap" -o "$work/no/such/dir/r.html")" = 2 ] ||
+	{ echo "FAIL: an unwritable page"; fail=1; }
+[ ! -e "$work/x.html" ] || { echo "FAIL: a page written after a usage error"; fail=1; }
 if grep -Eo '(src|href)=|https?://[^"'\'' ]*' "$work/report.html" | grep -v '^http://www.w3.org/2000/svg$'; then
 	echo "FAIL: the page refers to something outside it"; fail=1
 fi
