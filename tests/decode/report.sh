@@ -9,7 +9,8 @@
 #   snapshot (counted from its .ini files), and a lane with slices for each
 #   trace ID where trc_pkt_lister decodes instructions;
 # - a screenshot, read by this script's own PNG reader, has each lane's
-#   colour (the page gives lane i of n the hue 360 i / n, HSL 70%/50%).
+#   colour (the page gives lane i of n the hue 360 i / n, HSL 70%/50%): its
+#   8x24 swatch, and more where the lane has slices.
 set -eu
 csdump=$1 snap=$2 work=$3
 . "$(dirname "$0")/common.sh"
@@ -96,12 +97,15 @@ for row in rows:
     for x in range(0, w * bpp, bpp):
         px = row[x:x + 3]
         counts[px] = counts.get(px, 0) + 1
+slices_of = {tid: n for tid, _, n in lanes}
 for i, (tid, cpu, _) in enumerate(lanes):
     r, g, b = colorsys.hls_to_rgb(i / len(lanes), 0.5, 0.7)
     want = tuple(round(v * 255) for v in (r, g, b))
     n = sum(c for px, c in counts.items() if all(abs(px[k] - want[k]) <= 2 for k in range(3)))
-    print('CPU %s: %d pixels of its colour rgb%s' % (cpu, n, want))
-    if n < 100:
+    # The lane's swatch is 8 x 24 pixels; a lane with slices draws more.
+    need = 192 + 100 if int(slices_of[tid]) else 150
+    print('CPU %s: %d pixels of its colour rgb%s (at least %d)' % (cpu, n, want, need))
+    if n < need:
         print('FAIL: CPU %s is not drawn' % cpu); bad = 1
 sys.exit(bad)
 PY
