@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * csdump decode: parse arguments, load the input, call the library.  Nothing
- * here knows how trace is decoded or written.
+ * csdump decode and csdump report: parse arguments, load the input, call the
+ * library.  Nothing here knows how trace is decoded or written.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -274,6 +274,23 @@ static bool place_parse(const char *opt, const char *s, struct csd_syms *syms,
 	return false;
 }
 
+/* --from/--to: the window in front of the job's events.  False: a bad place. */
+static bool job_window(struct decode_job *j, const struct decode_args *a,
+		       struct csd_isolated *iso)
+{
+	struct csd_place from, to;
+
+	if (!place_parse("--from", a->from, j->syms, &from) ||
+	    !place_parse("--to", a->to, j->syms, &to))
+		return false;
+	csd_filter_init(&j->filter, &from, &to, j->syms, job_event, j);
+	if (from.set || to.set) {
+		iso->fn = csd_filter_event;
+		iso->fn_ctx = &j->filter;
+	}
+	return true;
+}
+
 static int decode_run(int argc, char **argv, bool report)
 {
 	struct decode_job j = { .out = NULL };
@@ -322,19 +339,9 @@ static int decode_run(int argc, char **argv, bool report)
 		csd_error("out of memory");
 		goto out;
 	}
-	{
-		struct csd_place from, to;
-
-		if (!place_parse("--from", a.from, j.syms, &from) ||
-		    !place_parse("--to", a.to, j.syms, &to)) {
-			rc = CSD_EXIT_USAGE;
-			goto out;
-		}
-		csd_filter_init(&j.filter, &from, &to, j.syms, job_event, &j);
-		if (from.set || to.set) {
-			iso.fn = csd_filter_event;
-			iso.fn_ctx = &j.filter;
-		}
+	if (!job_window(&j, &a, &iso)) {
+		rc = CSD_EXIT_USAGE;
+		goto out;
 	}
 	iso.o.cpu = (int)a.cpu;
 	iso.o.threads = (int)a.threads;
