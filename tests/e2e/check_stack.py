@@ -29,6 +29,8 @@ Needs python3-drgn (Debian's /usr/bin/python3).  Prints the numbers; fails
 when fewer than --min frames were compared (default 1) or any differ.
 """
 import json
+import os
+import re
 import subprocess
 import sys
 
@@ -38,6 +40,22 @@ from drgn.helpers.linux.sched import task_cpu
 
 def base(name):
     return name.split('.')[0] if name else name
+
+
+def same_kernel(vmcore, vmlinux):
+    """The vmlinux must be the crashed kernel's: VMCOREINFO's BUILD-ID against
+    its GNU build ID (a kernel rebuilt since the run would make every frame
+    name a guess)."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from vmcore_registry import Vmcore
+    theirs = Vmcore(vmcore).vmcoreinfo().get('BUILD-ID')
+    notes = subprocess.run(['readelf', '-n', vmlinux], stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL).stdout.decode()
+    m = re.search(r'Build ID: ([0-9a-f]+)', notes)
+    ours = m.group(1) if m else None
+    if theirs and ours and theirs != ours:
+        sys.exit('FAIL: %s is not the kernel of %s (build ID %s, VMCOREINFO says %s): '
+                 'run the scenario again' % (vmlinux, vmcore, ours, theirs))
 
 
 def drgn_frames(vmcore, vmlinux):
@@ -89,6 +107,7 @@ def main():
     if len(args) != 3:
         sys.exit(__doc__)
     csdump, vmcore, vmlinux = args
+    same_kernel(vmcore, vmlinux)
     cpu, theirs = drgn_frames(vmcore, vmlinux)
     ours = trace_frames(csdump, vmcore, vmlinux, cpu)
     print('CPU %d: drgn %d frames (%s), the trace %d (%s)' %
