@@ -138,12 +138,43 @@ bench_one() {	# DIR SYMBOLS BUFFER_FILE NAME
 	row "(d) trc_pkt_lister -decode_only" "$td" "$td_cpu" "$nd" ranges "$bytes" "$tb" "$tb_cpu"
 }
 
+# The views against the plain decode of the same trace, in turns (issue 17:
+# each within 1.5x of its time): csdump decode (text, the last 20 entries),
+# with --stack, with --stack --functions, and csdump report.  Ratios are
+# times against the plain decode's: below 1.5 is the target.
+bench_views() {	# DIR SYMBOLS NAME
+	local dir=$1 syms=$2 i
+	unset tp tp_cpu tsk tsk_cpu tsf tsf_cpu trp trp_cpu
+	for ((i = 0; i < repeat; i++)); do
+		timed_once tp "$csdump" decode "$dir" --vmlinux "$syms"
+		timed_once tsk "$csdump" decode "$dir" --vmlinux "$syms" --stack
+		timed_once tsf "$csdump" decode "$dir" --vmlinux "$syms" --stack --functions
+		timed_once trp "$csdump" report "$dir" --vmlinux "$syms" -o "$work/report.html"
+	done
+	echo
+	echo "$3: the views against the plain decode (time ratios, target below 1.5x)"
+	printf '  %-40s %7s %7s %7s %7s
+' tool wall-s cpu-s wall cpu
+	printf '  %-40s %7s %7s %6sx %6sx
+' "csdump decode (text)" "$tp" "$tp_cpu" 1.00 1.00
+	printf '  %-40s %7s %7s %6sx %6sx
+' "csdump decode --stack" "$tsk" "$tsk_cpu" \
+		"$(ratio "$tsk" "$tp")" "$(ratio "$tsk_cpu" "$tp_cpu")"
+	printf '  %-40s %7s %7s %6sx %6sx
+' "csdump decode --stack --functions" "$tsf" "$tsf_cpu" \
+		"$(ratio "$tsf" "$tp")" "$(ratio "$tsf_cpu" "$tp_cpu")"
+	printf '  %-40s %7s %7s %6sx %6sx
+' "csdump report" "$trp" "$trp_cpu" \
+		"$(ratio "$trp" "$tp")" "$(ratio "$trp_cpu" "$tp_cpu")"
+}
+
 echo "csdump decode benchmark ($(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)," \
 	"best of $repeat runs)"
 ran=0
 if [ -d "$juno" ]; then
 	bench_one "$juno" "$syms" cstrace.bin "juno_r1_1 (6 ETMs, one of them 92% of the trace)"
 	bench_one "$big" "$syms" cstrace.bin "juno_r1_1 x 128"
+	bench_views "$big" "$syms" "juno_r1_1 x 128"
 	ran=1
 fi
 if [ -x "$enc" ] && [ -f "$prog" ]; then

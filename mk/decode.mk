@@ -161,3 +161,38 @@ CHECKS += $(DECODE_ORACLE_CHECKS) check-decode-ds5 check-decode-roundtrip check-
 	check-decode-lines check-decode-threads check-decode-image check-decode-crash \
 	check-decode-rawsinks check-decode-pipe check-decode-messages check-decode-profile \
 	check-decode-noimage check-decode-ktext check-decode-runaway check-decode-perfimage
+
+# --- the views of issue 17 ---------------------------------------------------
+DECODE_VIEW_CHECKS := check-decode-functions check-decode-context check-decode-filter \
+		      check-decode-report check-decode-schema
+.PHONY: $(DECODE_VIEW_CHECKS)
+
+# --functions against trc_pkt_lister's ranges of `csdump snapshot`, summed with nm.
+check-decode-functions: $(DECODE_CSDUMP)
+	@$(DECODE_ENV) $(HARNESS) decode-functions tests/decode/functions.sh \
+		$(DECODE_CSDUMP) $(DECODE_TRACES)/juno_r1_1 $(abspath $(DECODE_WORK))/functions
+
+# Exceptions and context in words against trc_pkt_lister's elements.
+check-decode-context: $(DECODE_CSDUMP) $(BUILD)/encoder/etm4enc $(BUILD)/encoder/prog.elf
+	@$(DECODE_ENV) $(HARNESS) decode-context tests/decode/context.sh \
+		$(DECODE_CSDUMP) $(abspath $(DECODE_WORK))/context \
+		--enc $(BUILD)/encoder/etm4enc $(BUILD)/encoder/prog.elf \
+		$(addprefix $(DECODE_TRACES)/,$(DECODE_ORACLE_TRACES))
+
+# --from/--to by address and function, with --cpu, against trc_pkt_lister cut by hand.
+check-decode-filter: $(DECODE_CSDUMP)
+	@$(DECODE_ENV) $(HARNESS) decode-filter tests/decode/filter.sh \
+		$(DECODE_CSDUMP) $(DECODE_TRACES)/juno_r1_1 $(abspath $(DECODE_WORK))/filter
+
+# csdump report in headless chromium: no console message, every CPU drawn.
+check-decode-report: $(DECODE_CSDUMP)
+	@$(DECODE_ENV) $(HARNESS) decode-report tests/decode/report.sh \
+		$(DECODE_CSDUMP) $(DECODE_TRACES)/juno_r1_1 $(abspath $(DECODE_WORK))/report
+
+# Every JSON line against the schema docs/decode.md documents.
+check-decode-schema: $(DECODE_CSDUMP) $(BUILD)/encoder/etm4enc $(BUILD)/encoder/prog.elf
+	@$(DECODE_ENV) $(HARNESS) decode-schema tests/decode/schema.sh $(DECODE_CSDUMP) \
+		$(BUILD)/encoder/etm4enc $(BUILD)/encoder/prog.elf $(DECODE_TRACES) \
+		$(abspath $(DECODE_WORK))/schema
+
+CHECKS += $(DECODE_VIEW_CHECKS)

@@ -58,6 +58,26 @@ demo: e2e-prep
 
 CHECKS += $(addprefix check-e2e-,$(E2E_SCENARIOS)) check-e2e-demo
 
+# --- the call stack against drgn ---------------------------------------------
+# tests/e2e/check_stack.py: `csdump decode --stack` of the panicking CPU
+# against drgn's backtrace of the crashed thread, frame for frame over the
+# frames both see.  The demo's trace runs the guest's own panic path: at
+# least 10 frames must be compared.  sysrq and oops carry the Juno capture,
+# another kernel's code: no function in common, nothing to compare (--min 0;
+# the check still needs one stack for the CPU, and drgn to read the vmcore).
+E2E_STACK := sysrq oops
+.PHONY: check-e2e-stack-demo $(addprefix check-e2e-stack-,$(E2E_STACK))
+check-e2e-stack-demo: check-e2e-demo
+	@$(HARNESS) e2e-stack-demo /usr/bin/python3 tests/e2e/check_stack.py --min 10 \
+		$(HOST)/csdump $(E2E)/demo/vmcore $(KERNEL_VMLINUX)
+
+$(addprefix check-e2e-stack-,$(E2E_STACK)): check-e2e-stack-%: check-e2e-%
+	@$(HARNESS) e2e-stack-$* /usr/bin/python3 tests/e2e/check_stack.py --min 0 \
+		$(HOST)/csdump $(E2E)/$*/vmcore $(KERNEL_VMLINUX)
+
+e2e: check-e2e-stack-demo $(addprefix check-e2e-stack-,$(E2E_STACK))
+CHECKS += check-e2e-stack-demo $(addprefix check-e2e-stack-,$(E2E_STACK))
+
 # --- the capture matrix ------------------------------------------------------
 MAKEDUMPFILE_ENV   := $(BUILD)/makedumpfile-arm64
 MAKEDUMPFILE_ROOT  := $(MAKEDUMPFILE_ENV)/root

@@ -106,3 +106,9 @@ check-unit-sink-names: $(HOST_SAN)/tests/test_sink_names
 	@$(HARNESS) unit-sink-names env $(SAN_ENV) $<
 
 CHECKS += check-unit-sink-names
+# The call stack and the function counts on hand-made events.
+.PHONY: check-unit-stack
+check-unit-stack: $(HOST_SAN)/tests/test_stack
+	@$(HARNESS) unit-stack env $(SAN_ENV) $<
+
+CHECKS += check-unit-stack

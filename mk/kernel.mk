@@ -36,7 +36,8 @@ KERNEL_HW_FRAGMENTS := $(filter-out kernel/configs/e2e-test.config,$(wildcard ke
 
 .PHONY: kernel kernel-hw kernel-tree kunit kernel-check \
 	check-kernel-apply check-kernel-checkpatch check-kernel-build \
-	check-kernel-sparse check-kernel-modular check-kernel-nokdump check-kunit
+	check-kernel-sparse check-kernel-modular check-kernel-nokdump check-kunit \
+	check-kernel-panicpath
 
 kernel: $(KERNEL_STAMP)
 
@@ -76,10 +77,11 @@ kunit: kernel-tree
 
 # The series' checks, cheapest first; all of them, and KUnit, run in `make check`.
 CHECKS += check-kernel-apply check-kernel-checkpatch check-kernel-build \
-	  check-kernel-sparse check-kernel-modular check-kernel-nokdump check-kunit
+	  check-kernel-sparse check-kernel-modular check-kernel-nokdump check-kunit \
+	  check-kernel-panicpath
 
 kernel-check: check-kernel-apply check-kernel-checkpatch check-kernel-sparse \
-	      check-kernel-modular check-kernel-nokdump
+	      check-kernel-modular check-kernel-nokdump check-kernel-panicpath
 
 check-kernel-apply: kernel-tree
 	@$(HARNESS) kernel-apply kernel/scripts/check.sh apply $(KERNEL_SRC) $(BUILD)/kernel-check
@@ -95,6 +97,9 @@ check-kernel-sparse: kernel-tree
 
 check-kernel-modular: kernel-tree
 	@$(HARNESS) kernel-modular kernel/scripts/check.sh modular $(KERNEL_SRC) $(BUILD)/kernel-check
+
+check-kernel-panicpath: kernel-tree
+	@$(HARNESS) kernel-panicpath kernel/scripts/check.sh panicpath $(KERNEL_SRC) $(BUILD)/kernel-check
 
 check-kernel-nokdump: kernel-tree
 	@$(HARNESS) kernel-nokdump kernel/scripts/check.sh nokdump $(KERNEL_SRC) $(BUILD)/kernel-check

@@ -14,6 +14,7 @@ PKGS=(
 	libopencsd-dev libopencsd-bin libopencsd-doc libcapstone-dev
 	# tests, sanitizers, fuzzing
 	clang libclang-rt-14-dev valgrind python3
+	chromium	# csdump report, in a real browser (tests/decode/report.sh)
 	linux-perf
 	# kernel series and QEMU end-to-end
 	linux-source-6.1 gcc-aarch64-linux-gnu libc6-dev-arm64-cross

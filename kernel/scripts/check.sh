@@ -3,14 +3,19 @@
 # tree.sh maintains (tag "base" = pristine linux-source-6.1), WORK a scratch
 # directory.  Kernel builds go through build.sh, which takes the build lock.
 #
-#   apply       the series applies with `git am` to a fresh checkout of base
+#   apply       the series applies with `git am` to a fresh checkout of base,
+#               and so does its upstream part alone (the patches above the
+#               series file's "Test-only" line), which adds no test-only code
 #   checkpatch  scripts/checkpatch.pl --strict: 0 errors, 0 warnings, 0 checks
 #   sparse      W=1 C=1 build of every .c file the series touches: no warning
 #               on any line the series wrote in those files
 #   modular     CONFIG_CORESIGHT=m: the registry is in drivers/built-in.a,
 #               the modules' references to it resolve there, nothing else of
 #               CoreSight is built in
-#   nokdump     CONFIG_CORESIGHT_KDUMP=n: the drivers build with the stubs
+#   panicpath   what a sink's panic save calls takes no lock, sleeps not and
+#               allocates nothing (panic_path.py, on the tree's source)
+#   nokdump     CONFIG_CORESIGHT_KDUMP=n: the drivers build with the stubs,
+#               and the node in their driver data has size 0 (DWARF)
 set -euo pipefail
 
 check=$1
@@ -22,6 +27,8 @@ patches=$here/patches
 configs=$here/configs
 
 series() { grep -v '^\s*\(#\|$\)' "$patches/series"; }
+# The series for the maintainers: everything above the "# Test-only" line.
+upstream() { sed '/^# Test-only/,$d' "$patches/series" | grep -v '^\s*\(#\|$\)'; }
 
 # Files the series touches, from the patches themselves.
 touched() {
@@ -43,6 +50,22 @@ apply)
 		n=$((n + 1))
 	done
 	echo "$n patches apply to linux-source-6.1 (base $(git -C "$dir" rev-parse --short base))"
+	# The upstream part on its own, with none of the test-only code.
+	git -C "$dir" checkout -q -f base
+	n=0
+	for p in $(upstream); do
+		git -C "$dir" -c user.name=check -c user.email=check@example.org \
+			am -q "$patches/$p" || { echo "FAIL: upstream part: $p does not apply"; exit 1; }
+		n=$((n + 1))
+	done
+	[ "$n" -gt 0 ] && [ "$n" -lt "$(series | wc -l)" ] ||
+		{ echo "FAIL: no test-only line splits the series ($n patches above it)"; exit 1; }
+	mapfile -t files < <(git -C "$dir" diff --name-only base HEAD)
+	if git -C "$dir" grep -n -i 'testdev\|locktest\|TEST_HOOKS\|coresight_kdump_test_\(un\)\{0,1\}lock\|coresight-test-' -- "${files[@]}"; then
+		echo "FAIL: the upstream part has test-only code (above)"
+		exit 1
+	fi
+	echo "the upstream part, $n patches, applies alone and has no test-only code"
 	rm -rf "$dir"
 	;;
 
@@ -124,6 +147,10 @@ modular)
 	grep -q '^CONFIG_CORESIGHT=m$' "$out/.config"
 	;;
 
+panicpath)
+	python3 "$here/scripts/panic_path.py" "$src"
+	;;
+
 nokdump)
 	out=$work/nokdump
 	KCONFIG_FRAGMENTS="$configs/qemu-virt.config $configs/kdump.config $configs/check/nokdump.config" \
@@ -135,10 +162,20 @@ nokdump)
 		exit 1
 	fi
 	echo "CONFIG_CORESIGHT_KDUMP=n: drivers/hwtracing/coresight builds, no coresight_kdump_ symbol"
+	# No registry node in the drivers' data: the type has size 0.
+	for o in coresight-tmc-core.o coresight-etb10.o coresight-etm4x-core.o; do
+		size=$(aarch64-linux-gnu-readelf --debug-dump=info "$cs/$o" 2>/dev/null | awk '
+			/DW_TAG_/ { st = /DW_TAG_structure_type/; named = 0; next }
+			st && /DW_AT_name/ && $NF == "coresight_kdump_node" { named = 1; next }
+			named && /DW_AT_byte_size/ { print $NF; exit }')
+		[ -n "$size" ] || { echo "FAIL: $o: no struct coresight_kdump_node in its DWARF"; exit 1; }
+		[ "$size" = 0 ] || { echo "FAIL: $o: struct coresight_kdump_node is $size bytes"; exit 1; }
+		echo "$o: struct coresight_kdump_node is 0 bytes"
+	done
 	;;
 
 *)
-	echo "usage: $0 apply|checkpatch|sparse|modular|nokdump SRC WORK" >&2
+	echo "usage: $0 apply|checkpatch|sparse|modular|panicpath|nokdump SRC WORK" >&2
 	exit 1
 	;;
 esac

@@ -59,8 +59,12 @@ while read -r old; do
 	case $old in ''|'#'*) continue ;; esac
 	grep -qxF "$old" "$tmp/series" || echo "$old" >>"$tmp/series"
 done <"$patches/series"
-cp "$tmp/series" "$patches/series"
+# Comment lines (a section's heading, such as the kernel's "Test-only"
+# line) stay before the patch that followed them.
+awk 'NR == FNR { if ($0 ~ /^#/) { c = c $0 "\n" } else if ($0 != "") { note[$0] = c; c = "" }; next }
+     { printf "%s%s\n", note[$0], $0 }' "$patches/series" "$tmp/series" >"$tmp/series.out"
+cp "$tmp/series.out" "$patches/series"
 
 # The tree already has these commits: record it so tree.sh leaves it alone.
 want=$(cd "$patches" && { cat series; grep -v '^\s*\(#\|$\)' series | xargs -r cat; } | sha256sum | cut -d' ' -f1)
-echo "$want $(git -C "$src" rev-parse HEAD)" >"$src/.git/csdump-series"
+echo "$want $(git -C "$src" rev-parse HEAD)" >"$(git -C "$src" rev-parse --absolute-git-dir)/csdump-series"

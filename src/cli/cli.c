@@ -26,6 +26,7 @@ static const struct csd_cmd cmds[] = {
 	{ "perf", csd_cmd_perf, "write a perf.data that `perf script` decodes" },
 	{ "decode", csd_cmd_decode, "decode the trace: what each CPU executed last" },
 	{ "snapshot", csd_cmd_snapshot, "write an OpenCSD snapshot directory" },
+	{ "report", csd_cmd_report, "write an HTML page of each CPU's last moments" },
 };
 
 #define N_CMDS (sizeof(cmds) / sizeof(cmds[0]))

@@ -8,5 +8,6 @@ int csd_cmd_extract(int argc, char **argv);
 int csd_cmd_perf(int argc, char **argv);
 int csd_cmd_decode(int argc, char **argv);
 int csd_cmd_snapshot(int argc, char **argv);
+int csd_cmd_report(int argc, char **argv);
 
 #endif

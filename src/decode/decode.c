@@ -26,6 +26,8 @@
 struct id_tree {
 	dcd_tree_handle_t tree;
 	uint64_t rejected;	/* times the decoder refused trace (FATAL) and was reset */
+	/* Where the PE is, for its exceptions: the last context and range's. */
+	uint8_t el, sec, isa;
 };
 
 struct csd_idec {
@@ -132,8 +134,105 @@ static uint32_t mem_read(const void *p, const ocsd_vaddr_t addr, const ocsd_mem_
 	return (uint32_t)csd_image_read(&x->img, addr, buf, len);
 }
 
+const char *csd_isa_name(uint32_t isa)
+{
+	switch (isa) {
+	case CSD_ISA_A64:	return "A64";
+	case CSD_ISA_A32:	return "A32";
+	case CSD_ISA_T32:	return "T32";
+	case CSD_ISA_OTHER:	return "other";
+	}
+	return "unknown";
+}
+
+const char *csd_sec_name(uint32_t sec)
+{
+	switch (sec) {
+	case CSD_SEC_SECURE:	return "secure";
+	case CSD_SEC_NONSECURE:	return "non-secure";
+	case CSD_SEC_ROOT:	return "root";
+	case CSD_SEC_REALM:	return "realm";
+	}
+	return "unknown";
+}
+
+/* ETMv4 exception numbers in an A-profile kernel engineer's words. */
+static const char *const exc_words[] = {
+	[0] = "PE reset",	[1] = "debug halt",	[2] = "SVC, HVC or SMC",
+	[3] = "trap",		[4] = "SError",		[6] = "breakpoint or step",
+	[7] = "watchpoint",	[10] = "alignment fault",
+	[11] = "instruction abort", [12] = "data abort", [14] = "IRQ", [15] = "FIQ",
+};
+
+const char *csd_exception_words(const struct csd_ev *ev)
+{
+	if (ev->number == 2 && (ev->flags & CSD_EVF_CALLS))
+		return ev->flags & CSD_EVF_SVC ? "SVC" : ev->flags & CSD_EVF_HVC ? "HVC" : "SMC";
+	if (ev->number < sizeof(exc_words) / sizeof(exc_words[0]))
+		return exc_words[ev->number];
+	return NULL;
+}
+
+static uint8_t isa_of(ocsd_isa isa)
+{
+	switch (isa) {
+	case ocsd_isa_aarch64:	return CSD_ISA_A64;
+	case ocsd_isa_arm:	return CSD_ISA_A32;
+	case ocsd_isa_thumb2:	return CSD_ISA_T32;
+	case ocsd_isa_unknown:	return CSD_ISA_UNKNOWN;
+	default:		return CSD_ISA_OTHER;
+	}
+}
+
+static uint8_t sec_of(ocsd_sec_level sec)
+{
+	switch (sec) {
+	case ocsd_sec_secure:		return CSD_SEC_SECURE;
+	case ocsd_sec_nonsecure:	return CSD_SEC_NONSECURE;
+	case ocsd_sec_root:		return CSD_SEC_ROOT;
+	case ocsd_sec_realm:		return CSD_SEC_REALM;
+	}
+	return CSD_SEC_UNKNOWN;
+}
+
+static uint16_t range_flags(const ocsd_generic_trace_elem *e)
+{
+	uint16_t f = e->last_instr_exec ? CSD_EVF_TAKEN : 0;
+
+	if (e->last_i_subtype == OCSD_S_INSTR_BR_LINK)
+		f |= CSD_EVF_CALL;
+	else if (e->last_i_subtype == OCSD_S_INSTR_V8_RET)
+		f |= CSD_EVF_RET;
+	else if (e->last_i_subtype == OCSD_S_INSTR_V8_ERET)
+		f |= CSD_EVF_ERET;
+	if (e->has_cc)
+		f |= CSD_EVF_CC;
+	return f;
+}
+
+/*
+ * Exception 2 ("call") is made by SVC, HVC or SMC, the A64 instruction before
+ * its preferred return address: read it from the image when it is there.
+ */
+static uint16_t call_flags(struct csd_idec *x, uint64_t ret)
+{
+	uint8_t b[4];
+	uint32_t w;
+
+	if (ret < 4 || csd_image_read(&x->img, ret - 4, b, 4) != 4)
+		return 0;
+	w = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+	switch (w & 0xffe0001f) {
+	case 0xd4000001:	return CSD_EVF_SVC;
+	case 0xd4000002:	return CSD_EVF_HVC;
+	case 0xd4000003:	return CSD_EVF_SMC;
+	}
+	return 0;
+}
+
 /* Returns 0 for elements csdump does not report. */
-static int ev_from_elem(struct csd_ev *ev, const ocsd_generic_trace_elem *e)
+static int ev_from_elem(struct csd_idec *x, struct id_tree *t, struct csd_ev *ev,
+			const ocsd_generic_trace_elem *e)
 {
 	switch (e->elem_type) {
 	case OCSD_GEN_TRC_ELEM_INSTR_RANGE:
@@ -141,6 +240,9 @@ static int ev_from_elem(struct csd_ev *ev, const ocsd_generic_trace_elem *e)
 		ev->start = e->st_addr;
 		ev->end = e->en_addr;
 		ev->n_instr = e->num_instr_range;
+		ev->isa = t->isa = isa_of(e->isa);
+		ev->flags = range_flags(e);
+		ev->cc = e->has_cc ? e->cycle_count : 0;
 		return 1;
 	case OCSD_GEN_TRC_ELEM_ADDR_NACC:
 		ev->kind = CSD_EV_NACC;
@@ -150,6 +252,11 @@ static int ev_from_elem(struct csd_ev *ev, const ocsd_generic_trace_elem *e)
 		ev->kind = CSD_EV_EXCEPTION;
 		ev->number = e->exception_number;
 		ev->end = e->excep_ret_addr ? e->en_addr : 0;
+		ev->el = t->el;
+		ev->sec = t->sec;
+		ev->isa = t->isa;
+		if (ev->number == 2 && ev->end && t->isa != CSD_ISA_A32 && t->isa != CSD_ISA_T32)
+			ev->flags = call_flags(x, ev->end);
 		return 1;
 	case OCSD_GEN_TRC_ELEM_EXCEPTION_RET:
 		ev->kind = CSD_EV_EXC_RETURN;
@@ -166,9 +273,29 @@ static int ev_from_elem(struct csd_ev *ev, const ocsd_generic_trace_elem *e)
 		ev->kind = CSD_EV_CONTEXT;
 		ev->el = e->context.el_valid ? (uint8_t)e->context.exception_level : 0xff;
 		ev->ctxid = e->context.ctxt_id_valid ? e->context.context_id : 0;
+		ev->vmid = e->context.vmid_valid ? e->context.vmid : 0;
+		ev->sec = sec_of(e->context.security_level);
+		ev->isa = e->context.bits64 ? CSD_ISA_A64 : CSD_ISA_A32;
+		ev->flags = (e->context.ctxt_id_valid ? CSD_EVF_CTXID : 0) |
+			    (e->context.vmid_valid ? CSD_EVF_VMID : 0);
+		t->el = ev->el;
+		t->sec = ev->sec;
 		return 1;
 	case OCSD_GEN_TRC_ELEM_EO_TRACE:
 		ev->kind = CSD_EV_EOT;
+		return 1;
+	case OCSD_GEN_TRC_ELEM_TIMESTAMP:
+		ev->kind = CSD_EV_TIMESTAMP;
+		ev->start = e->timestamp;
+		if (e->has_cc) {
+			ev->flags = CSD_EVF_CC;
+			ev->cc = e->cycle_count;
+		}
+		return 1;
+	case OCSD_GEN_TRC_ELEM_CYCLE_COUNT:
+		ev->kind = CSD_EV_CYCLES;
+		ev->flags = CSD_EVF_CC;
+		ev->cc = e->cycle_count;
 		return 1;
 	default:
 		return 0;
@@ -184,7 +311,7 @@ static ocsd_datapath_resp_t on_elem(const void *p, const ocsd_trc_index_t index,
 	if (x->stop)
 		return OCSD_RESP_WAIT;
 	memset(&tev, 0, sizeof(tev));
-	if (!ev_from_elem(&tev.ev, e))
+	if (!ev_from_elem(x, &x->t[id & (CSD_TRACE_IDS - 1)], &tev.ev, e))
 		return OCSD_RESP_CONT;
 	/*
 	 * A range that ends in no branch where the image ends: the decoder
@@ -458,6 +585,7 @@ struct csd_idec *csd_idec_new(const struct csd_dump *d, const struct csd_sink *s
 		x->t[id].tree = id_tree_create(x, m, id);
 		if (!x->t[id].tree)
 			goto fail;
+		x->t[id].el = 0xff;	/* not known before a context */
 		x->cpu_of[id] = m->cpu > 0x7fffffff ? -1 : (int)m->cpu;
 	}
 	return x;

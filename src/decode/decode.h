@@ -24,8 +24,10 @@
 	X(CSD_EV_EXC_RETURN, "exception_return")			\
 	X(CSD_EV_TRACE_ON, "trace_on")	/* a gap before; @number: csd_trace_on */ \
 	X(CSD_EV_NO_SYNC, "no_sync")	/* lost sync; @number: csd_unsync */	\
-	X(CSD_EV_CONTEXT, "context")	/* PE context: @el, @ctxid */		\
+	X(CSD_EV_CONTEXT, "context")	/* PE context: @el, @sec, @isa, @ctxid, @vmid */ \
 	X(CSD_EV_EOT, "end_of_trace")	/* end of this trace ID's trace */	\
+	X(CSD_EV_TIMESTAMP, "timestamp") /* @start: the trace's timestamp */	\
+	X(CSD_EV_CYCLES, "cycle_count")	/* @cc cycles since the last count */	\
 	X(CSD_EV_RUNAWAY, "runaway")	/* a range as RANGE that cannot be what \
 					 * ran; @number: csd_runaway */
 
@@ -54,6 +56,37 @@ enum csd_unsync {
 	CSD_UNSYNC_EOT,			/* end of trace */
 };
 
+/* The instruction set of a range, a context, the code an exception interrupted. */
+enum csd_isa {
+	CSD_ISA_UNKNOWN,
+	CSD_ISA_A64,
+	CSD_ISA_A32,
+	CSD_ISA_T32,
+	CSD_ISA_OTHER,
+};
+
+/* Security state: CONTEXT, and EXCEPTION (the state it was taken in). */
+enum csd_sec {
+	CSD_SEC_UNKNOWN,
+	CSD_SEC_SECURE,
+	CSD_SEC_NONSECURE,
+	CSD_SEC_ROOT,
+	CSD_SEC_REALM,
+};
+
+/* csd_ev.flags */
+#define CSD_EVF_CALL	0x0001	/* RANGE: ends in a branch with link (BL, BLR) */
+#define CSD_EVF_RET	0x0002	/* RANGE: ends in RET */
+#define CSD_EVF_ERET	0x0004	/* RANGE: ends in ERET */
+#define CSD_EVF_TAKEN	0x0008	/* RANGE: its last instruction was executed */
+#define CSD_EVF_CC	0x0010	/* RANGE, CYCLES: @cc is valid */
+#define CSD_EVF_CTXID	0x0020	/* CONTEXT: @ctxid is valid */
+#define CSD_EVF_VMID	0x0040	/* CONTEXT: @vmid is valid */
+#define CSD_EVF_SVC	0x0100	/* EXCEPTION 2 (call): made by SVC */
+#define CSD_EVF_HVC	0x0200	/* ... by HVC */
+#define CSD_EVF_SMC	0x0400	/* ... by SMC */
+#define CSD_EVF_CALLS	(CSD_EVF_SVC | CSD_EVF_HVC | CSD_EVF_SMC)
+
 /*
  * CSD_EV_RUNAWAY's @number: why a range the decoder gave cannot be what the
  * CPU executed.  The decoder follows the opcodes of the image to the next
@@ -69,11 +102,16 @@ enum csd_runaway {
 struct csd_ev {
 	enum csd_ev_kind kind;
 	uint8_t trace_id;
-	uint8_t el;		/* CONTEXT: exception level */
+	uint8_t el;		/* CONTEXT: exception level; EXCEPTION: the one taken from */
 	uint8_t sink;		/* index into csd_dump.sinks */
+	uint8_t isa;		/* enum csd_isa: RANGE, CONTEXT, EXCEPTION */
 	int cpu;		/* from the metadata; -1 if unknown */
 	uint32_t n_instr;
 	uint32_t number;
+	uint16_t flags;		/* CSD_EVF_* */
+	uint8_t sec;		/* enum csd_sec: CONTEXT, EXCEPTION */
+	uint32_t vmid;		/* CONTEXT */
+	uint32_t cc;		/* RANGE, CYCLES with CSD_EVF_CC: cycle count */
 	uint64_t start, end;
 	uint64_t ctxid;
 	uint64_t index;		/* byte offset in the sink of the packet */
@@ -122,5 +160,9 @@ const char *csd_exception_name(uint32_t number);	/* NULL if unnamed */
 const char *csd_trace_on_reason(uint32_t reason);	/* enum csd_trace_on */
 const char *csd_unsync_reason(uint32_t reason);	/* enum csd_unsync */
 const char *csd_runaway_reason(uint32_t reason);	/* enum csd_runaway */
+const char *csd_isa_name(uint32_t isa);		/* enum csd_isa: "A64"... */
+const char *csd_sec_name(uint32_t sec);		/* enum csd_sec: "non-secure"... */
+/* An exception in words: "IRQ", "SVC", "data abort"...; NULL if unnamed. */
+const char *csd_exception_words(const struct csd_ev *ev);
 
 #endif

@@ -23,30 +23,29 @@ void csd_render_free(struct csd_render *r)
 /*
  * A range that ends more than CSD_RUNAWAY_SLACK bytes past the end of the
  * sized function it starts in ran on through code a branch would have left:
- * not what executed.  Both renderers get it as such.
+ * not what executed.
  */
-static bool past_function(struct csd_render *r, const struct csd_ev *ev)
+const struct csd_ev *csd_render_runaway(struct csd_syms *syms, const struct csd_ev *ev,
+					struct csd_ev *tmp)
 {
 	const struct csd_sym *s;
 
-	if (!r->syms || ev->end - ev->start <= CSD_RUNAWAY_SLACK)
-		return false;
-	s = csd_syms_lookup(r->syms, ev->start);
-	return s && s->size && ev->end > s->addr + s->size &&
-	       ev->end - (s->addr + s->size) > CSD_RUNAWAY_SLACK;
+	if (!syms || ev->kind != CSD_EV_RANGE || ev->end - ev->start <= CSD_RUNAWAY_SLACK)
+		return ev;
+	s = csd_syms_lookup(syms, ev->start);
+	if (!s || !s->size || ev->end <= s->addr + s->size ||
+	    ev->end - (s->addr + s->size) <= CSD_RUNAWAY_SLACK)
+		return ev;
+	*tmp = *ev;
+	tmp->kind = CSD_EV_RUNAWAY;
+	tmp->number = CSD_RUNAWAY_PAST_FUNCTION;
+	return tmp;
 }
 
 int csd_render_event(void *p, const struct csd_ev *ev)
 {
 	struct csd_render *r = p;
 
-	if (ev->kind == CSD_EV_RANGE && past_function(r, ev)) {
-		struct csd_ev run = *ev;
-
-		run.kind = CSD_EV_RUNAWAY;
-		run.number = CSD_RUNAWAY_PAST_FUNCTION;
-		return r->ops->event(r, &run);
-	}
 	return r->ops->event(r, ev);
 }
 

@@ -27,6 +27,13 @@ struct csd_render *csd_render_new(FILE *f, enum csd_render_format fmt, struct cs
 				  size_t last, bool lines);
 /* A csd_ev_fn: pass the render as its context. */
 int csd_render_event(void *render, const struct csd_ev *ev);
+/*
+ * @ev, or, when it is a range that ends more than CSD_RUNAWAY_SLACK bytes
+ * past the end of the sized function of @syms it starts in, a copy of it in
+ * *@tmp made a CSD_EV_RUNAWAY: what the render and the views are given.
+ */
+const struct csd_ev *csd_render_runaway(struct csd_syms *syms, const struct csd_ev *ev,
+					struct csd_ev *tmp);
 /* Write what is pending (the text report); false (reported) on an error. */
 bool csd_render_finish(struct csd_render *r);
 void csd_render_free(struct csd_render *r);

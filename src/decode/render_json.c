@@ -372,6 +372,11 @@ static void json_fast(struct json_render *r, const struct csd_ev *ev, int k)
 	char *p, *q;
 	size_t i;
 
+	/* A cycle count makes each line its own: nothing to keep. */
+	if (ev->flags & CSD_EVF_CC) {
+		json_event_general(r, ev);
+		return;
+	}
 	/* Two places a text may be kept: far fewer texts evict each other. */
 	line_slots(r, ev, k, &c, &c2);
 	if (!SLOT_IS(c, k, ev->start, end, n) && SLOT_IS(c2, k, ev->start, end, n))
@@ -433,6 +438,23 @@ static void json_type_field(struct json_render *r, enum csd_ev_kind kind)
 	put_mem(r, json_types[kind].s, json_types[kind].n);
 }
 
+/* ,"sec":"...","isa":"...": the state of a context, or one an exception was taken in. */
+static void json_ctx_fields(struct json_render *r, const struct csd_ev *ev)
+{
+	PUT_LIT(r, ",\"sec\":");
+	put_json_str(r, csd_sec_name(ev->sec));
+	PUT_LIT(r, ",\"isa\":");
+	put_json_str(r, csd_isa_name(ev->isa));
+}
+
+static void json_cc_field(struct json_render *r, const struct csd_ev *ev)
+{
+	if (!(ev->flags & CSD_EVF_CC))
+		return;
+	PUT_LIT(r, ",\"cc\":");
+	put_dec(r, ev->cc);
+}
+
 /* Any event, field by field. */
 static void json_event_general(struct json_render *r, const struct csd_ev *ev)
 {
@@ -451,6 +473,7 @@ static void json_event_general(struct json_render *r, const struct csd_ev *ev)
 		PUT_LIT(r, ",\"n_instr\":");
 		put_dec(r, ev->n_instr);
 		json_sym_fields(r, ev->start);
+		json_cc_field(r, ev);
 		break;
 	case CSD_EV_NACC:
 		json_addr_field(r, ",\"addr\":", ev->start);
@@ -463,6 +486,16 @@ static void json_event_general(struct json_render *r, const struct csd_ev *ev)
 		if (name) {
 			PUT_LIT(r, ",\"name\":");
 			put_json_str(r, name);
+		}
+		name = csd_exception_words(ev);
+		if (name) {
+			PUT_LIT(r, ",\"what\":");
+			put_json_str(r, name);
+		}
+		if (ev->el != 0xff) {
+			PUT_LIT(r, ",\"el\":");
+			put_dec(r, ev->el);
+			json_ctx_fields(r, ev);
 		}
 		if (ev->end) {
 			json_addr_field(r, ",\"ret\":", ev->end);
@@ -484,6 +517,19 @@ static void json_event_general(struct json_render *r, const struct csd_ev *ev)
 		}
 		PUT_LIT(r, ",\"ctxid\":");
 		put_dec(r, (int64_t)ev->ctxid);
+		json_ctx_fields(r, ev);
+		if (ev->flags & CSD_EVF_VMID) {
+			PUT_LIT(r, ",\"vmid\":");
+			put_dec(r, ev->vmid);
+		}
+		break;
+	case CSD_EV_TIMESTAMP:
+		PUT_LIT(r, ",\"ts\":");
+		put_dec(r, (int64_t)ev->start);
+		json_cc_field(r, ev);
+		break;
+	case CSD_EV_CYCLES:
+		json_cc_field(r, ev);
 		break;
 	case CSD_EV_RUNAWAY:
 		json_addr_field(r, ",\"start\":", ev->start);

@@ -17,15 +17,18 @@ struct entry {
 	uint32_t n_instr;
 	uint32_t n_ranges;
 	uint32_t number;
-	uint8_t el;
-	uint64_t start, end;
+	uint32_t vmid;
+	uint16_t flags;
+	uint8_t el, sec, isa;
+	uint64_t start, end, ctxid;
 	const struct csd_sym *sym;
 };
 
 struct text_stream {
 	bool seen;
 	int cpu;
-	uint8_t last_el;
+	uint8_t last_el, last_sec;
+	uint32_t last_vmid;
 	uint64_t last_ctxid;
 	uint64_t ranges, instrs;
 	struct entry *ring;
@@ -80,11 +83,16 @@ static int text_event(struct text_render *r, const struct csd_ev *ev)
 	}
 	switch (ev->kind) {
 	case CSD_EV_EOT:
+	case CSD_EV_TIMESTAMP:
+	case CSD_EV_CYCLES:
 		return 0;
 	case CSD_EV_CONTEXT:
-		if (ev->el == st->last_el && ev->ctxid == st->last_ctxid)
+		if (ev->el == st->last_el && ev->ctxid == st->last_ctxid &&
+		    ev->sec == st->last_sec && ev->vmid == st->last_vmid)
 			return 0;
 		st->last_el = ev->el;
+		st->last_sec = ev->sec;
+		st->last_vmid = ev->vmid;
 		st->last_ctxid = ev->ctxid;
 		break;
 	case CSD_EV_RANGE:
@@ -123,6 +131,11 @@ static int text_event(struct text_render *r, const struct csd_ev *ev)
 	e->n_ranges = 1;
 	e->number = ev->number;
 	e->el = ev->el;
+	e->sec = ev->sec;
+	e->isa = ev->isa;
+	e->flags = ev->flags;
+	e->vmid = ev->vmid;
+	e->ctxid = ev->ctxid;
 	e->sym = sym;
 	return 0;
 }
@@ -172,15 +185,21 @@ static void text_entry(struct text_render *r, const struct entry *e)
 		fprintf(r->base.f, "  -- %" PRIu32 " branches to code not in the image: %016" PRIx64
 			"%s .. %016" PRIx64 "%s\n", e->n_ranges, e->start, a, e->end, b);
 		break;
-	case CSD_EV_EXCEPTION:
-		name = csd_exception_name(e->number);
+	case CSD_EV_EXCEPTION: {
+		struct csd_ev ev = { .number = e->number, .flags = e->flags };
+
+		name = csd_exception_words(&ev);
 		fprintf(r->base.f, "  -- exception %" PRIu32 " (%s)", e->number, name ? name : "?");
+		if (e->el != 0xff)
+			fprintf(r->base.f, " from EL%u %s %s", e->el, csd_sec_name(e->sec),
+				csd_isa_name(e->isa));
 		if (e->end) {
 			text_sym(r, a, sizeof(a), e->end);
 			fprintf(r->base.f, ", returns to %016" PRIx64 "%s", e->end, a);
 		}
 		fputc('\n', r->base.f);
 		break;
+	}
 	case CSD_EV_EXC_RETURN:
 		fprintf(r->base.f, "  -- exception return\n");
 		break;
@@ -191,8 +210,15 @@ static void text_entry(struct text_render *r, const struct entry *e)
 		fprintf(r->base.f, "  -- gap: decoder not in sync (%s)\n", csd_unsync_reason(e->number));
 		break;
 	case CSD_EV_CONTEXT:
-		if (e->el != 0xff)
-			fprintf(r->base.f, "  -- context: EL%u\n", e->el);
+		if (e->el == 0xff)
+			break;
+		fprintf(r->base.f, "  -- context: EL%u %s %s", e->el, csd_sec_name(e->sec),
+			csd_isa_name(e->isa));
+		if (e->flags & CSD_EVF_CTXID)
+			fprintf(r->base.f, ", context ID %" PRIu64, e->ctxid);
+		if (e->flags & CSD_EVF_VMID)
+			fprintf(r->base.f, ", VMID %" PRIu32, e->vmid);
+		fputc('\n', r->base.f);
 		break;
 	case CSD_EV_RUNAWAY:
 		text_sym(r, a, sizeof(a), e->start);
@@ -201,6 +227,8 @@ static void text_entry(struct text_render *r, const struct entry *e)
 			csd_runaway_reason(e->number));
 		break;
 	case CSD_EV_EOT:
+	case CSD_EV_TIMESTAMP:
+	case CSD_EV_CYCLES:
 		break;
 	}
 }

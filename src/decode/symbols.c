@@ -229,6 +229,16 @@ size_t csd_syms_count(const struct csd_syms *s)
 	return s ? s->n : 0;
 }
 
+const struct csd_sym *csd_syms_find(const struct csd_syms *s, const char *name)
+{
+	size_t i;
+
+	for (i = 0; s && i < s->n; i++)
+		if (!strcmp(s->v[i].s.name, name))
+			return &s->v[i].s;
+	return NULL;
+}
+
 static bool sym_holds(const struct csd_syms *s, const struct sym_ent *e, uint64_t addr)
 {
 	if (addr < e->s.addr)

@@ -36,6 +36,9 @@ size_t csd_syms_count(const struct csd_syms *s);
 /* The function holding @addr, or NULL.  Not thread-safe (caches the last hit). */
 const struct csd_sym *csd_syms_lookup(struct csd_syms *s, uint64_t addr);
 
+/* The symbol called @name (the first at the lowest address), or NULL. */
+const struct csd_sym *csd_syms_find(const struct csd_syms *s, const char *name);
+
 /* "name+0xoff" (or "name") into @buf; 0 if @addr has no symbol. */
 int csd_syms_format(struct csd_syms *s, uint64_t addr, char *buf, size_t len);
 

@@ -7,6 +7,16 @@ need_snapshot() {
 	command -v trc_pkt_lister >/dev/null || { echo "skip: trc_pkt_lister not installed"; exit 77; }
 }
 
+# juno_syms WORK: WORK/syms.elf, bench/mksyms.py's symbol table for the Juno
+# kernel, and WORK/syms.nm, nm's reading of it (nmsyms.py reads that); skip
+# (77) without nm.  The Python oracles import nmsyms and trace_seq from here.
+juno_syms() {
+	command -v nm >/dev/null || { echo "skip: nm not installed"; exit 77; }
+	"$here/../../bench/mksyms.py" "$1/syms.elf" 0xffffffc000080000 0xffffffc000600000 >/dev/null
+	nm -S --defined-only "$1/syms.elf" >"$1/syms.nm"
+}
+export PYTHONPATH="$(cd "$here" && pwd)${PYTHONPATH:+:$PYTHONPATH}"
+
 # fresh_work SNAPSHOT_DIR WORK: need_snapshot, then WORK empty.
 fresh_work() {
 	need_snapshot "$1"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# valgrind.sh CSDUMP SNAPSHOT_DIR WORK: csdump decode and snapshot (the plain
+# valgrind.sh CSDUMP SNAPSHOT_DIR WORK: csdump decode, report and snapshot (the plain
 # build, both threads of the pipelined decode) under valgrind memcheck: no
 # invalid access, no uninitialised value used, no leak of csdump's own.
 set -u
@@ -26,4 +26,9 @@ run "$csdump" decode "$snap" --vmlinux "$work/syms.elf"
 run "$csdump" decode "$snap" --vmlinux "$work/syms.elf" --format jsonl --last 0
 run "$csdump" decode "$snap" --cpu 5 --last 0
 run "$csdump" snapshot "$snap" -o "$work/snap"
+# The views, the window and the report (issue 17).
+run "$csdump" decode "$snap" --vmlinux "$work/syms.elf" --stack --functions --last 0
+run "$csdump" decode "$snap" --vmlinux "$work/syms.elf" --stack --functions --format jsonl \
+	--from 0xffffffc0000c5378
+run "$csdump" report "$snap" --vmlinux "$work/syms.elf" -o "$work/report.html"
 exit $((fails > 0))

@@ -103,10 +103,15 @@ def check_sink(c, core, records, a, held, streams):
     data = vmcore_registry.record_data(core, rec)
     c.ok(zlib.crc32(data) == rec["data_crc"],
          f"{a.sink}: CRC 0x{rec['data_crc']:08x} matches the data")
-    want = BARRIER + held[16:] if a.expect == "wrapped" else held
+    # A wrapped RAM is read from the first frame boundary at or after the
+    # write pointer (the oldest word): a partly overwritten frame is
+    # dropped, and the barrier replaces the first frame.
+    skip = -a.held_rwp % 16 if a.expect == "wrapped" else 0
+    want = BARRIER + held[skip + 16:] if a.expect == "wrapped" else held
     c.ok(data == want, f"{a.sink}: the {len(data)} bytes in the vmcore are "
          f"what the emulated sink held at its stop ({len(held)} bytes"
-         f"{', barrier first' if a.expect == 'wrapped' else ''})")
+         f"{', barrier first' if a.expect == 'wrapped' else ''}"
+         f"{f', from the frame boundary {skip} bytes after RWP 0x{a.held_rwp:x}' if skip else ''})")
     # What the sink held is the ETMs' streams, framed: each trace ID's
     # bytes are a piece of what its ETM was given (its start, unless the
     # sink wrapped).
@@ -168,12 +173,46 @@ def read_etm_regs(path):
     return out
 
 
+def check_quiet(c, console, start, end):
+    """Between the console line holding START and the next one holding END,
+    only the init's own lines: the kernel logged nothing while the session
+    ran through the context switches (issue 14, item 2: nothing that runs
+    under the runqueue lock prints).  END's line says how many turns the
+    init's two tasks took (each turn two context switches)."""
+    lines = console.splitlines()
+    i = next((n for n, ln in enumerate(lines) if start in ln), None)
+    j = next((n for n, ln in enumerate(lines) if i is not None and n > i and
+              end in ln), None)
+    if i is None or j is None:
+        c.ok(False, f"console: '{start}' ... '{end}'")
+        return
+    m = re.search(r"(\d+) turns", lines[j])
+    turns = int(m.group(1)) if m else 0
+    c.ok(turns >= 100, f"console: {turns} yield turns (>= 100) in the session")
+    noise = [ln for ln in lines[i + 1:j] if not ln.startswith("e2e-init: ")]
+    c.ok(not noise, f"console: no kernel line during {2 * turns} context "
+         "switches" + (f" (found: {noise[0].strip()})" if noise else ""))
+
+
+def check_qemu_log(c, path):
+    """No register write the guest made was lost: the models log each one
+    they ignore because a lock was set (-d guest_errors), as the hardware
+    would ignore it (CoreSight architecture, IHI 0029, "Software lock";
+    ETMv4, IHI 0064, the OS Lock)."""
+    with open(path, errors="replace") as f:
+        lost = [ln.strip() for ln in f if re.search(r"ignored: (software|OS) lock set", ln)]
+    c.ok(not lost, f"qemu: no register write ignored under a lock"
+         + (f" ({len(lost)}, first: {lost[0]})" if lost else ""))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--console", required=True)
     ap.add_argument("--vmcore", required=True)
     ap.add_argument("--sink", required=True)
     ap.add_argument("--held", help="what the emulated sink held at its stop")
+    ap.add_argument("--held-rwp", type=int, default=0,
+                    help="its write pointer then, a byte offset")
     ap.add_argument("--streams", required=True)
     ap.add_argument("--expect", required=True, choices=("exact", "wrapped", "none"))
     ap.add_argument("--devices", default="")
@@ -181,9 +220,12 @@ def main():
     ap.add_argument("--allow", action="append", default=[],
                     help="a forbidden line containing this text is the crash's own")
     ap.add_argument("--etm-regs")
+    ap.add_argument("--qemu-log", help="QEMU's -D log, with -d guest_errors")
     ap.add_argument("--etm-cpus", choices=("all", "saved"), default="all",
                     help="whose metadata must be saved: every CPU's, or those "
                     "a per-thread session ran on")
+    ap.add_argument("--quiet-between", nargs=2, metavar=("START", "END"),
+                    help="no kernel line between these two console lines")
     ap.add_argument("--extract")
     ap.add_argument("--vmlinux", help="for drgn, to read vmap() addresses")
     a = ap.parse_args()
@@ -203,6 +245,10 @@ def main():
 
     c = check_scenario.Checker()
     console = check_console(c, a.console, a.console_expect, a.devices, a.allow)
+    if a.quiet_between:
+        check_quiet(c, console, *a.quiet_between)
+    if a.qemu_log:
+        check_qemu_log(c, a.qemu_log)
     data = None
     try:
         core = Vmcore(a.vmcore, a.vmlinux)

@@ -3,6 +3,7 @@
 """Read what the emulated CoreSight models recorded outside the guest.
 
     models.py held DIR SINK     the file of what SINK held at its last stop
+    models.py rwp DIR SINK      the byte offset of its write pointer then
     models.py etm-regs QEMULOG  the ETMs' metadata registers, as the guest
                                 read (ID registers) or wrote (TRCCONFIGR,
                                 TRCTRACEIDR) them: "cpu NAME value" lines
@@ -29,7 +30,7 @@ ACCESS = re.compile(r"coresight_etm4_(read|write) etm(\d+): (?:read|write) "
                     r"(0x[0-9a-f]+) (?:->|<-) (0x[0-9a-f]+)")
 
 
-def held(log_dir, sink):
+def last_stop(log_dir, sink):
     last = None
     with open(os.path.join(log_dir, sink + ".log")) as f:
         for line in f:
@@ -38,7 +39,11 @@ def held(log_dir, sink):
                 last = fields
     if last is None:
         raise SystemExit(f"models.py: {sink} never stopped capture")
-    return os.path.join(log_dir, last["file"])
+    return last
+
+
+def held(log_dir, sink):
+    return os.path.join(log_dir, last_stop(log_dir, sink)["file"])
 
 
 def etm_regs(qemu_log):
@@ -58,6 +63,8 @@ def etm_regs(qemu_log):
 def main():
     if len(sys.argv) == 4 and sys.argv[1] == "held":
         print(held(sys.argv[2], sys.argv[3]))
+    elif len(sys.argv) == 4 and sys.argv[1] == "rwp":
+        print(int(last_stop(sys.argv[2], sys.argv[3])["rwp"], 16))
     elif len(sys.argv) == 3 and sys.argv[1] == "etm-regs":
         for cpu, r in sorted(etm_regs(sys.argv[2]).items()):
             for name, val in r.items():

@@ -15,6 +15,8 @@
 #          etr-flat    tmc_etr0, a 64 KiB flat buffer in guest memory
 #          etr-sg      tmc_etr0, a 1 MiB scatter-gather buffer
 #          etb10       etb0
+#          etb10-unaligned  etb0, its write pointer off a frame boundary at
+#                      the stop (the model's stop-skew fault injection)
 #   SESSION (none)     sysfs: enable_sink, then enable_source on each ETM
 #          perfcpus    perf, CPU-wide: a cs_etm event on every CPU, the sink
 #                      chosen by its hash as perf does, AUX buffers mapped
@@ -24,6 +26,8 @@
 #          softlockup  a soft lockup (LKDTM SOFTLOCKUP) with softlockup_panic=1:
 #                      the watchdog's hrtimer panics, in hard-IRQ context
 #          oops        NULL dereference with kernel.panic_on_oops=1 (LKDTM)
+#          locked      panic while another CPU holds the kdump registry's lock,
+#                      interrupts off (coresight-kdump-locktest, patch 0092)
 #          disabled    the session ends before sysrq-c: nothing is saved
 #
 # The ETMs' streams come from etm4enc (a walk of the guest's vmlinux, six
@@ -55,12 +59,17 @@ in=$(cd "$in" && pwd)
 
 # The sink and its capacity in bytes (the models' defaults for the ETF's
 # RAM and the ETB10's depth; the ETR's buffer is the size set through sysfs).
-buf_size=
+buf_size= qemu_args=
 case $sink in
 etf)      dev=tmc_etf0 capacity=65536 ;;
 etr-flat) dev=tmc_etr0 buf_size=0x10000 capacity=65536 ;;
 etr-sg)   dev=tmc_etr0 buf_size=0x100000 capacity=1048576 ;;
+etr-sg*m) # The panic save's cost (make e2e-hw-cost): an N MiB buffer, wrapped.
+	mib=${sink#etr-sg} mib=${mib%m}
+	dev=tmc_etr0 capacity=$((mib << 20)) buf_size=$(printf '0x%x' $((mib << 20))) ;;
 etb10)    dev=etb0 capacity=16384 ;;
+etb10-unaligned)
+	dev=etb0 capacity=16384 qemu_args="-global coresight-etb10.stop-skew=2" ;;
 *) echo "scenario.sh: unknown sink '$sink'" >&2; exit 2 ;;
 esac
 # About 40 KiB of trace for sysrq, 100 KiB for softlockup and oops: the ETF
@@ -87,12 +96,22 @@ oops)
 	crash="write $lkdtm/DIRECT EXCEPTION"
 	console_expect=("Unable to handle kernel NULL pointer dereference"
 			"Kernel panic - not syncing: Oops: Fatal exception") ;;
+locked)
+	crash="write /sys/kernel/debug/coresight_kdump_locktest/crash locked"
+	# The holder spins with interrupts off, so it cannot take the stop
+	# IPI and arm64 kdump warns, rightly, that a CPU may be stale.
+	allow=("at arch/arm64/kernel/machine_kexec.c")
+	console_expect=("holds the kdump registry lock" "while CPU"
+			"registry lock busy: walked without it") ;;
 disabled)
 	expect=none end_session=yes
 	crash="write /proc/sysrq-trigger c"
 	console_expect=("sysrq: Trigger a crash") ;;
 *) echo "scenario.sh: unknown crash '$crash_kind'" >&2; exit 2 ;;
 esac
+
+# A buffer of the cost runs wraps: about 8.5 bytes of trace per step.
+case $sink in etr-sg*m) steps=$((capacity / 6)) ;; esac
 
 t0=$(date +%s.%N)
 # The sysfs default configuration of the 6.1 driver traces neither context
@@ -136,9 +155,10 @@ fi
 } >"$in/script"
 e2e_prep=$(printf '%.1f' "$(echo "$(date +%s.%N) - $t0" | bc)")
 
-# QEMU's own log of the ETMs' register accesses: the oracle of the records.
+# QEMU's own log of the ETMs' register accesses: the oracle of the records;
+# and of the guest's accesses the models refused (-d guest_errors).
 E2E_MACHINE=",coresight=on,coresight-trace=$in/trace,coresight-log=$out/models" \
-E2E_QEMU_ARGS="-trace coresight_etm4_read -trace coresight_etm4_write -D $out/models/qemu.log" \
+E2E_QEMU_ARGS="-trace coresight_etm4_read -trace coresight_etm4_write -d guest_errors -D $out/models/qemu.log $qemu_args" \
 E2E_LOG_DIR=$out/models \
 	"$here/../e2e/run-qemu.sh" "$out" "$in/script" "$in/payload" "$cmdline"
 echo "prepare $e2e_prep" >>"$out/times"
@@ -165,11 +185,13 @@ fi
 args=(--console "$out/console.log" --vmcore "$out/vmcore" --vmlinux "$VMLINUX" --sink "$dev"
       --streams "$in/trace" --expect "$expect"
       --devices "$(printf 'etm%d ' $(seq 0 $((cpus - 1)))) funnel0 replicator0 tmc_etf0 tmc_etr0 etb0")
-[ -z "$held" ] || args+=(--held "$held")
+[ -z "$held" ] || args+=(--held "$held"
+	--held-rwp "$("$here/models.py" rwp "$out/models" "$dev")")
 "$here/models.py" etm-regs "$out/models/qemu.log" >"$out/etm-regs.txt" 2>/dev/null &&
-	args+=(--etm-regs "$out/etm-regs.txt")
+	args+=(--etm-regs "$out/etm-regs.txt" --qemu-log "$out/models/qemu.log")
 [ "$expect" = none ] || args+=(--extract "$out/extract")
-[ "$session" != thread ] || args+=(--etm-cpus saved)
+[ "$session" != thread ] ||
+	args+=(--etm-cpus saved --quiet-between "thread session enabled" "yield:")
 for e in "${console_expect[@]}"; do
 	args+=(--console-expect "$e")
 done

@@ -79,7 +79,7 @@ oops)
 	console_expect=("Unable to handle kernel NULL pointer dereference"
 			"Kernel panic - not syncing: Oops: Fatal exception") ;;
 locked)
-	crash="write $dbg/crash locked"
+	crash="write /sys/kernel/debug/coresight_kdump_locktest/crash locked"
 	console_expect=("holds the kdump registry lock"
 			"while CPU"
 			"registry lock busy: walked without it")
