@@ -3,7 +3,7 @@
 """Check one crash of the emulated CoreSight hardware against the models' log.
 
     check_hw.py --console LOG --vmcore VMCORE --sink NAME --held FILE
-                --streams DIR --expect exact|wrapped|none
+                --streams DIR --expect exact|wrapped|none|failed
                 [--devices "etm0 ... tmc_etf0"] [--console-expect TEXT]...
                 [--allow TEXT]...
                 [--etm-regs FILE] [--extract DIR]
@@ -17,7 +17,9 @@ the register values the models report (--etm-regs, "cpu REG value" lines).
 
 --expect exact: the sink did not wrap and holds the start of every stream;
 wrapped: it wrapped, the record starts with a barrier packet; none: the
-session ended before the crash and the registry holds no trace.
+session ended before the crash and the registry holds no trace; failed: the
+sink's save had to fail (a fault injected in the model), its record says
+FAILED and not SAVED, the tracers' records are there.
 """
 import argparse
 import os
@@ -95,6 +97,10 @@ def check_sink(c, core, records, a, held, streams):
                 f"(have {[r['name'] for r in sinks]})"):
         return None
     flags = set(rec["flag_names"])
+    if a.expect == "failed":
+        c.ok("FAILED" in flags and "SAVED" not in flags,
+             f"{a.sink}: flags {rec['flag_names']}: FAILED, not SAVED")
+        return None
     c.ok("SAVED" in flags and "FORMATTED" in flags,
          f"{a.sink}: flags {rec['flag_names']}")
     c.ok(("WRAPPED" in flags) == (a.expect == "wrapped"),
@@ -103,11 +109,14 @@ def check_sink(c, core, records, a, held, streams):
     data = vmcore_registry.record_data(core, rec)
     c.ok(zlib.crc32(data) == rec["data_crc"],
          f"{a.sink}: CRC 0x{rec['data_crc']:08x} matches the data")
-    # A wrapped RAM is read from the first frame boundary at or after the
-    # write pointer (the oldest word): a partly overwritten frame is
-    # dropped, and the barrier replaces the first frame.
+    # Whole frames only.  A wrapped RAM is read from the first frame
+    # boundary at or after the write pointer (the oldest word): a partly
+    # overwritten frame is dropped, and the barrier replaces the first
+    # frame.  With the write pointer off a frame boundary (etb10-unaligned)
+    # the data ends at the last whole frame before it.
     skip = -a.held_rwp % 16 if a.expect == "wrapped" else 0
-    want = BARRIER + held[skip + 16:] if a.expect == "wrapped" else held
+    frames = held[skip:len(held) - (len(held) - skip) % 16]
+    want = BARRIER + frames[16:] if a.expect == "wrapped" else frames
     c.ok(data == want, f"{a.sink}: the {len(data)} bytes in the vmcore are "
          f"what the emulated sink held at its stop ({len(held)} bytes"
          f"{', barrier first' if a.expect == 'wrapped' else ''}"
@@ -115,7 +124,7 @@ def check_sink(c, core, records, a, held, streams):
     # What the sink held is the ETMs' streams, framed: each trace ID's
     # bytes are a piece of what its ETM was given (its start, unless the
     # sink wrapped).
-    got = deformat.streams_of(held)
+    got = deformat.streams_of(frames)
     c.ok(bool(got), f"{a.sink}: trace IDs {sorted(hex(t) for t in got)}")
     for tid, b in sorted(got.items()):
         src = streams.get(tid)
@@ -214,7 +223,7 @@ def main():
     ap.add_argument("--held-rwp", type=int, default=0,
                     help="its write pointer then, a byte offset")
     ap.add_argument("--streams", required=True)
-    ap.add_argument("--expect", required=True, choices=("exact", "wrapped", "none"))
+    ap.add_argument("--expect", required=True, choices=("exact", "wrapped", "none", "failed"))
     ap.add_argument("--devices", default="")
     ap.add_argument("--console-expect", action="append", default=[])
     ap.add_argument("--allow", action="append", default=[],
@@ -239,7 +248,7 @@ def main():
                 # The 6.1 driver's trace ID for a CPU (coresight-pmu.h).
                 streams[0x10 + 2 * cpu] = f.read()
     held = b""
-    if a.expect != "none":
+    if a.expect not in ("none", "failed"):
         with open(a.held, "rb") as f:
             held = f.read()
 

@@ -13,6 +13,9 @@
 #
 #   SINK   etf         tmc_etf0, circular buffer
 #          etr-flat    tmc_etr0, a 64 KiB flat buffer in guest memory
+#          etr-flat-badrwp  the flat ETR with RWP reading 1 MiB past its
+#                      buffer at the stop (the model's bad-rwp): the save
+#                      must refuse it, FAILED, and the vmcore still come
 #          etr-sg      tmc_etr0, a 1 MiB scatter-gather buffer
 #          etb10       etb0
 #          etb10-unaligned  etb0, its write pointer off a frame boundary at
@@ -36,7 +39,8 @@
 # models/ (the QEMU models' log), extract/, decode.*, times.
 #
 # Environment: run-qemu.sh's (E2E_QEMU: build/qemu's binary), plus E2E_OUT,
-# CSDUMP, ETM4ENC and VMLINUX (the guest's).
+# CSDUMP, ETM4ENC and VMLINUX (the guest's); E2E_HW_NO_DECODE=1 skips the
+# decode check (make e2e-hw-cost: minutes per MiB in trc_pkt_lister).
 set -euo pipefail
 
 name=$1
@@ -59,10 +63,14 @@ in=$(cd "$in" && pwd)
 
 # The sink and its capacity in bytes (the models' defaults for the ETF's
 # RAM and the ETB10's depth; the ETR's buffer is the size set through sysfs).
-buf_size= qemu_args=
+buf_size= qemu_args= fault=
 case $sink in
 etf)      dev=tmc_etf0 capacity=65536 ;;
 etr-flat) dev=tmc_etr0 buf_size=0x10000 capacity=65536 ;;
+etr-flat-badrwp)
+	# The model's bad-rwp fault injection: RWP reads 1 MiB past the buffer.
+	dev=tmc_etr0 buf_size=0x10000 capacity=65536 fault=failed
+	qemu_args="-global coresight-tmc.bad-rwp=on" ;;
 etr-sg)   dev=tmc_etr0 buf_size=0x100000 capacity=1048576 ;;
 etr-sg*m) # The panic save's cost (make e2e-hw-cost): an N MiB buffer, wrapped.
 	mib=${sink#etr-sg} mib=${mib%m}
@@ -126,6 +134,8 @@ python3 "$here/deformat.py" "$in/synth/cstrace.bin" "$in/trace" --map "$map" >/d
 if [ "$expect" = exact ] && [ "$(stat -c %s "$in/synth/cstrace.bin")" -gt "$capacity" ]; then
 	expect=wrapped
 fi
+# A sink whose save must fail: its record FAILED, the vmcore there anyway.
+[ -z "$fault" ] || expect=$fault
 
 {
 	echo "# e2e-hw $name: a $session session on $dev, $cpus ETMs, crash: $crash"
@@ -170,7 +180,7 @@ fail() { echo "FAIL  $*"; status=1; }
 t0=$(date +%s.%N)
 rc=0
 "$CSDUMP" extract "$out/vmcore" -o "$out/extract" || rc=$?
-if [ "$expect" = none ]; then
+if [ "$expect" = none ] || [ "$expect" = failed ]; then
 	[ "$rc" = 4 ] || fail "csdump extract exit $rc, expected 4 (no trace)"
 else
 	[ "$rc" = 0 ] || fail "csdump extract exit $rc"
@@ -189,7 +199,7 @@ args=(--console "$out/console.log" --vmcore "$out/vmcore" --vmlinux "$VMLINUX" -
 	--held-rwp "$("$here/models.py" rwp "$out/models" "$dev")")
 "$here/models.py" etm-regs "$out/models/qemu.log" >"$out/etm-regs.txt" 2>/dev/null &&
 	args+=(--etm-regs "$out/etm-regs.txt" --qemu-log "$out/models/qemu.log")
-[ "$expect" = none ] || args+=(--extract "$out/extract")
+[ "$expect" = none ] || [ "$expect" = failed ] || args+=(--extract "$out/extract")
 [ "$session" != thread ] ||
 	args+=(--etm-cpus saved --quiet-between "thread session enabled" "yield:")
 for e in "${console_expect[@]}"; do
@@ -203,7 +213,7 @@ done
 
 # The decode: csdump's own, with the guest's symbols, against OpenCSD's
 # trc_pkt_lister on the snapshot csdump writes of the same vmcore.
-if [ "$expect" != none ]; then
+if [ "$expect" != none ] && [ "$expect" != failed ] && [ -z "${E2E_HW_NO_DECODE:-}" ]; then
 	t0=$(date +%s.%N)
 	"$here/decode_check.sh" "$CSDUMP" "$out/vmcore" "$VMLINUX" "$out" || status=1
 	e2e_elapsed "$t0" decode "$out/times"
