@@ -42,22 +42,22 @@ apply)
 	dir=$work/apply
 	rm -rf "$dir"
 	git clone -q --shared --no-checkout "$src" "$dir"
-	git -C "$dir" checkout -q base
-	n=0
-	for p in $(series); do
-		git -C "$dir" -c user.name=check -c user.email=check@example.org \
-			am -q "$patches/$p" || { echo "FAIL: $p does not apply"; exit 1; }
-		n=$((n + 1))
-	done
+	# am_all WHAT PATCH...: apply to a fresh checkout of base; sets n.
+	am_all() {
+		local what=$1 p
+		shift
+		git -C "$dir" checkout -q -f base
+		n=0
+		for p in "$@"; do
+			git -C "$dir" -c user.name=check -c user.email=check@example.org \
+				am -q "$patches/$p" || { echo "FAIL: $what: $p does not apply"; exit 1; }
+			n=$((n + 1))
+		done
+	}
+	am_all series $(series)
 	echo "$n patches apply to linux-source-6.1 (base $(git -C "$dir" rev-parse --short base))"
 	# The upstream part on its own, with none of the test-only code.
-	git -C "$dir" checkout -q -f base
-	n=0
-	for p in $(upstream); do
-		git -C "$dir" -c user.name=check -c user.email=check@example.org \
-			am -q "$patches/$p" || { echo "FAIL: upstream part: $p does not apply"; exit 1; }
-		n=$((n + 1))
-	done
+	am_all "upstream part" $(upstream)
 	[ "$n" -gt 0 ] && [ "$n" -lt "$(series | wc -l)" ] ||
 		{ echo "FAIL: no test-only line splits the series ($n patches above it)"; exit 1; }
 	mapfile -t files < <(git -C "$dir" diff --name-only base HEAD)
