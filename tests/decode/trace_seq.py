@@ -7,7 +7,9 @@
 Both print, per trace ID in ascending order, "ID KIND FIELDS" lines in the
 order the decoder produced them: ranges (start, end, count), accesses to code
 outside the image (address) and exceptions (number, return address).  The two
-outputs of one trace must be identical.
+outputs of one trace must be identical.  A range csdump flags as a runaway
+(it ran to the end of the image, or far past its function's end) is the
+range trc_pkt_lister prints: it is compared as one.
 """
 import json
 import re
@@ -51,7 +53,7 @@ def from_jsonl(path):
         for line in f:
             o = json.loads(line)
             tid, kind = o['trace_id'], o['type']
-            if kind == 'range':
+            if kind in ('range', 'runaway'):
                 seqs[tid].append('range %x %x %d' % (int(o['start'], 16), int(o['end'], 16),
                                                      o['n_instr']))
             elif kind == 'no_image':

@@ -26,4 +26,5 @@ if ! diff -u "$out/decode.oracle" "$out/decode.ours" >"$out/decode.diff"; then
 	head -n 12 "$out/decode.diff"
 	exit 1
 fi
-echo "ok    decode: csdump = trc_pkt_lister on csdump snapshot: $ranges ranges, trace IDs $ids"
+runaway=$(grep -c '"type":"runaway"' "$out/decode.jsonl" || true)
+echo "ok    decode: csdump = trc_pkt_lister on csdump snapshot: $ranges ranges ($runaway flagged runaway), trace IDs $ids"
