@@ -12,11 +12,15 @@
 # names or secondary expansion ($$).
 
 E2E_HW           := $(BUILD)/e2e-hw
+# The ETMs trace what the guest executes; QEMU's exec_ring plugin records
+# it (tests/e2e-hw/oracle/).
+E2E_HW_EXEC      := exec-etf-sysrq
 E2E_HW_SCENARIOS := etf-sysrq etf-softlockup etf-oops etf-locked etf-disabled \
 		    etr-flat-sysrq etr-flat-softlockup etr-flat-oops etr-flat-locked \
 		    etr-flat-badrwp-sysrq \
 		    etr-sg-sysrq etb10-sysrq etb10-unaligned-sysrq \
-		    etf-perfcpus-sysrq etf-perfthread-sysrq etr-sg-perfcpus-sysrq
+		    etf-perfcpus-sysrq etf-perfthread-sysrq etr-sg-perfcpus-sysrq \
+		    $(E2E_HW_EXEC)
 # The capture matrix (tests/e2e/capture.sh, mk/e2e.mk) on the vmcores whose
 # trace lives where -d 31 could drop it: an ETR's scatter-gather pages and
 # perf sessions' AUX buffers.
@@ -25,12 +29,20 @@ E2E_HW_CAPTURE   := etr-sg-sysrq etf-perfcpus-sysrq etr-sg-perfcpus-sysrq
 E2E_HW_ENV = E2E_IMAGE=$(KERNEL_HW_IMAGE) E2E_CPIO=$(KERNEL_HW_OUT)/usr/gen_init_cpio \
 	     E2E_INIT=$(E2E_INIT) E2E_DTSI= E2E_QEMU=$(QEMU_BIN) \
 	     E2E_OUT=$(E2E_HW) CSDUMP=$(HOST)/csdump ETM4ENC=$(ENC)/etm4enc \
+	     EXEC_RING=$(EXEC_RING) \
 	     VMLINUX=$(KERNEL_HW_VMLINUX)
 
 .PHONY: e2e-hw e2e-hw-prep $(addprefix check-e2e-hw-,$(E2E_HW_SCENARIOS)) \
 	$(addprefix check-e2e-hw-capture-,$(E2E_HW_CAPTURE))
 .SECONDEXPANSION:
-e2e-hw-prep: kernel-hw qemu host encoder $$(E2E_INIT)
+e2e-hw-prep: kernel-hw qemu host encoder $$(E2E_INIT) $$(EXEC_RING)
+
+# The oracle: a stock TCG plugin, against the patched tree's plugin header.
+EXEC_RING := $(E2E_HW)/exec_ring.so
+$(EXEC_RING): tests/e2e-hw/oracle/exec_ring.c $$(QEMU_STAMP)
+	@mkdir -p $(@D)
+	$(CC) -std=c11 -Wall -Wextra -Werror -O2 -shared -fPIC \
+		-I$(QEMU_SRC)/include/qemu $$(pkg-config --cflags glib-2.0) $< -o $@
 
 e2e-hw: $(addprefix check-e2e-hw-,$(E2E_HW_SCENARIOS)) \
 	$(addprefix check-e2e-hw-capture-,$(E2E_HW_CAPTURE))

@@ -4,6 +4,7 @@
 
     models.py held DIR SINK     the file of what SINK held at its last stop
     models.py rwp DIR SINK      the byte offset of its write pointer then
+    models.py full DIR SINK     1 if it had wrapped by then, else 0
     models.py etm-regs QEMULOG  the ETMs' metadata registers, as the guest
                                 read (ID registers) or wrote (TRCCONFIGR,
                                 TRCTRACEIDR) them: "cpu NAME value" lines
@@ -63,6 +64,8 @@ def etm_regs(qemu_log):
 def main():
     if len(sys.argv) == 4 and sys.argv[1] == "held":
         print(held(sys.argv[2], sys.argv[3]))
+    elif len(sys.argv) == 4 and sys.argv[1] == "full":
+        print(int(last_stop(sys.argv[2], sys.argv[3])["full"]))
     elif len(sys.argv) == 4 and sys.argv[1] == "rwp":
         print(int(last_stop(sys.argv[2], sys.argv[3])["rwp"], 16))
     elif len(sys.argv) == 3 and sys.argv[1] == "etm-regs":

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # scenario.sh NAME: one crash of a guest on the emulated CoreSight hardware.
 #
-# NAME is SINK[-SESSION]-CRASH.  The guest (the stock drivers only: make
+# NAME is [exec-]SINK[-SESSION]-CRASH.  The guest (the stock drivers only: make
 # kernel-hw) runs on build/qemu's -M virt,coresight=on: an ETMv4 per CPU ->
 # funnel -> TMC-ETF -> replicator -> {TMC-ETR, ETB10}.  A session on SINK
 # traces every CPU's ETM, the guest crashes the CRASH way, kdump's
@@ -33,20 +33,28 @@
 #                      interrupts off (coresight-kdump-locktest, patch 0092)
 #          disabled    the session ends before sysrq-c: nothing is saved
 #
-# The ETMs' streams come from etm4enc (a walk of the guest's vmlinux, six
-# CPUs) split per trace ID; the next step makes the ETMs trace the guest's
-# real execution.  Outputs under $E2E_OUT/NAME/: console.log, vmcore,
-# models/ (the QEMU models' log), extract/, decode.*, times.
+#   exec-  the ETMs trace what the guest executes (the model's default);
+#          without it they emit etm4enc's streams (a walk of the guest's
+#          vmlinux, six CPUs, split per trace ID) when enabled.  An exec-
+#          run also records what each vCPU executed (the exec_ring plugin,
+#          oracle/) and holds the decode against it (oracle/check_exec.py).
+#
+# Outputs under $E2E_OUT/NAME/: console.log, vmcore, models/ (the QEMU
+# models' log; models/etmN.bin every byte ETM N emitted; models/cpuN.ring
+# what vCPU N executed, exec- only), extract/, decode.*, times.
 #
 # Environment: run-qemu.sh's (E2E_QEMU: build/qemu's binary), plus E2E_OUT,
-# CSDUMP, ETM4ENC and VMLINUX (the guest's); E2E_HW_NO_DECODE=1 skips the
-# decode check (make e2e-hw-cost: minutes per MiB in trc_pkt_lister).
+# CSDUMP, ETM4ENC, EXEC_RING (the plugin) and VMLINUX (the guest's);
+# E2E_HW_NO_DECODE=1 skips the decode check (make e2e-hw-cost: minutes per
+# MiB in trc_pkt_lister).
 set -euo pipefail
 
 name=$1
 here=$(cd "$(dirname "$0")" && pwd)
 : "${E2E_OUT:?}" "${CSDUMP:?}" "${ETM4ENC:?}" "${VMLINUX:?}" "${E2E_QEMU:?}"
-crash_kind=${name##*-} sink=${name%-*} session=sysfs
+source=synth rest=$name
+case $name in exec-*) source=exec rest=${name#exec-} ;; esac
+crash_kind=${rest##*-} sink=${rest%-*} session=sysfs
 case $sink in
 *-perfcpus)   session=cpus sink=${sink%-perfcpus} ;;
 *-perfthread) session=thread sink=${sink%-perfthread} ;;
@@ -122,17 +130,29 @@ esac
 case $sink in etr-sg*m) steps=$((capacity / 6)) ;; esac
 
 t0=$(date +%s.%N)
-# The sysfs default configuration of the 6.1 driver traces neither context
-# IDs nor the return stack: the streams are encoded to match it.
-"$ETM4ENC" --elf "$VMLINUX" --cpus "$cpus" --no-ctxid --no-retstack \
-	--steps "$steps" --no-snapshot -o "$in/synth" >/dev/null
-map=$(for c in $(seq 0 $((cpus - 1))); do printf '%x=etm%d,' $((0x10 + c)) "$c"; done)
-python3 "$here/deformat.py" "$in/synth/cstrace.bin" "$in/trace" --map "$map" >/dev/null
-# More trace than the sink holds: it wraps (the ETMs emit their streams at
-# enable; the formatter's frames take what etm4enc's did, give or take the
-# last frame of each ID change).
-if [ "$expect" = exact ] && [ "$(stat -c %s "$in/synth/cstrace.bin")" -gt "$capacity" ]; then
-	expect=wrapped
+if [ "$source" = synth ]; then
+	# The sysfs default configuration of the 6.1 driver traces neither context
+	# IDs nor the return stack: the streams are encoded to match it.
+	"$ETM4ENC" --elf "$VMLINUX" --cpus "$cpus" --no-ctxid --no-retstack \
+		--steps "$steps" --no-snapshot -o "$in/synth" >/dev/null
+	map=$(for c in $(seq 0 $((cpus - 1))); do printf '%x=etm%d,' $((0x10 + c)) "$c"; done)
+	python3 "$here/deformat.py" "$in/synth/cstrace.bin" "$in/trace" --map "$map" >/dev/null
+	# More trace than the sink holds: it wraps (the ETMs emit their streams at
+	# enable; the formatter's frames take what etm4enc's did, give or take the
+	# last frame of each ID change).
+	if [ "$expect" = exact ] && [ "$(stat -c %s "$in/synth/cstrace.bin")" -gt "$capacity" ]; then
+		expect=wrapped
+	fi
+	trace_opt=",coresight-trace=$in/trace" streams=$in/trace
+else
+	# The panicking CPU stops recording at machine_kexec, after the save,
+	# before the capture kernel; the others stop executing at the crash-stop
+	# IPI (PSCI CPU_OFF).
+	: "${EXEC_RING:?}"
+	freeze=$(nm "$VMLINUX" | awk '$3 == "machine_kexec" { print "0x" $1 }')
+	[ -n "$freeze" ] || { echo "scenario.sh: no machine_kexec in $VMLINUX" >&2; exit 2; }
+	qemu_args="$qemu_args -plugin $EXEC_RING,out=$out/models,freeze=$freeze"
+	trace_opt= streams=$out/models
 fi
 # A sink whose save must fail: its record FAILED, the vmcore there anyway.
 [ -z "$fault" ] || expect=$fault
@@ -167,7 +187,7 @@ e2e_prep=$(printf '%.1f' "$(echo "$(date +%s.%N) - $t0" | bc)")
 
 # QEMU's own log of the ETMs' register accesses: the oracle of the records;
 # and of the guest's accesses the models refused (-d guest_errors).
-E2E_MACHINE=",coresight=on,coresight-trace=$in/trace,coresight-log=$out/models" \
+E2E_MACHINE=",coresight=on$trace_opt,coresight-log=$out/models" \
 E2E_QEMU_ARGS="-trace coresight_etm4_read -trace coresight_etm4_write -d guest_errors -D $out/models/qemu.log $qemu_args" \
 E2E_LOG_DIR=$out/models \
 	"$here/../e2e/run-qemu.sh" "$out" "$in/script" "$in/payload" "$cmdline"
@@ -188,12 +208,17 @@ fi
 e2e_elapsed "$t0" extract "$out/times"
 
 held=$("$here/models.py" held "$out/models" "$dev" 2>/dev/null || true)
+# Real execution: how much trace the ETMs made is known only now.
+if [ "$source" = exec ] && [ "$expect" = exact ] && [ -n "$held" ] &&
+   [ "$("$here/models.py" full "$out/models" "$dev")" = 1 ]; then
+	expect=wrapped
+fi
 if [ "$expect" != none ] && [ -z "$held" ]; then
 	fail "the emulated $dev never stopped capture (models/$dev.log)"
 	held=/dev/null
 fi
 args=(--console "$out/console.log" --vmcore "$out/vmcore" --vmlinux "$VMLINUX" --sink "$dev"
-      --streams "$in/trace" --expect "$expect"
+      --streams "$streams" --expect "$expect"
       --devices "$(printf 'etm%d ' $(seq 0 $((cpus - 1)))) funnel0 replicator0 tmc_etf0 tmc_etr0 etb0")
 [ -z "$held" ] || args+=(--held "$held"
 	--held-rwp "$("$here/models.py" rwp "$out/models" "$dev")")
@@ -217,6 +242,11 @@ if [ "$expect" != none ] && [ "$expect" != failed ] && [ -z "${E2E_HW_NO_DECODE:
 	t0=$(date +%s.%N)
 	"$here/decode_check.sh" "$CSDUMP" "$out/vmcore" "$VMLINUX" "$out" || status=1
 	e2e_elapsed "$t0" decode "$out/times"
+fi
+# Real execution: the decode against QEMU's record of what each vCPU ran.
+if [ "$source" = exec ] && [ "$expect" != none ] && [ "$expect" != failed ] &&
+   [ -z "${E2E_HW_NO_DECODE:-}" ]; then
+	"$here/oracle/check_exec.py" "$out/decode.jsonl" "$out/models" || status=1
 fi
 cat "$out/times"
 exit $status

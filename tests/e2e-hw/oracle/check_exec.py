@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Hold csdump's decode of a real-execution trace against QEMU's record.
+
+    check_exec.py DECODE.jsonl RING_DIR [--min-insns N] [--cpus LIST]
+
+DECODE.jsonl is `csdump decode --format jsonl --last 0`; RING_DIR holds the
+exec_ring plugin's cpuN.ring files (what each vCPU executed, as QEMU's
+plugin interface reported it, up to machine_kexec or its last block).  Both are
+turned into runs of sequential instructions: [start, end) with end
+exclusive, a run ending where execution did not go on to the next
+instruction.  Per CPU, the decode's last stretch of trace (since its last
+gap: trace on, loss of sync) must be, run for run, a stretch of the record:
+the same starts and ends, except that the first run may start late (the
+trace starts at a synchronization point), the last may end early (the
+trace ends at its last P0 element), and a run the decode ends at a
+synchronous exception ends early (the record has the whole block, the
+trace the instructions before the faulting one).  It must cover at least
+--min-insns instructions (default 10000) or all the decode has of that
+CPU.  Exit 1 on any mismatch, with the first one shown.
+
+The check holds itself to account: for every CPU that matches, it also
+searches two damaged copies of the record (a run in the middle of the
+matched stretch one instruction longer; that run left out) and fails if
+either still matches.
+"""
+import argparse
+import json
+import os
+import struct
+import sys
+from collections import defaultdict
+
+
+def decoded_segments(path):
+    """Per CPU: a list of segments, each a list of [start, end, exc]."""
+    segs = defaultdict(lambda: [[]])
+    with open(path) as f:
+        for line in f:
+            o = json.loads(line)
+            cpu, kind = o.get('cpu'), o['type']
+            if cpu is None:
+                continue
+            cur = segs[cpu][-1]
+            if kind in ('range', 'runaway'):
+                s, e = int(o['start'], 16), int(o['end'], 16)
+                if cur and cur[-1][1] == s and not cur[-1][2]:
+                    cur[-1][1] = e
+                else:
+                    cur.append([s, e, False])
+            elif kind == 'exception':
+                if cur:
+                    cur[-1][2] = True
+            elif kind in ('trace_on', 'no_sync'):
+                if cur:
+                    segs[cpu].append([])
+    return {c: [s for s in v if s] for c, v in segs.items() if any(v)}
+
+
+def oracle_runs(path):
+    runs = []
+    with open(path, 'rb') as f:
+        data = f.read()
+    for off in range(0, len(data) - 15, 16):
+        start, insns, _ = struct.unpack_from('<QII', data, off)
+        end = start + 4 * insns
+        if runs and runs[-1][1] == start:
+            runs[-1][1] = end
+        else:
+            runs.append([start, end])
+    return runs
+
+
+def match_at(dec, orc, j):
+    """Does dec end at orc[j]?  Returns None or the first mismatch."""
+    m = len(dec)
+    if j - m + 1 < 0:
+        return 'the record is shorter than the trace'
+    for i in range(m):
+        d, o = dec[m - 1 - i], orc[j - i]
+        first, last = i == m - 1, i == 0
+        if first:
+            ok_start = o[0] <= d[0] < o[1]
+        else:
+            ok_start = d[0] == o[0]
+        if last or d[2]:
+            ok_end = d[1] <= o[1]
+        else:
+            ok_end = d[1] == o[1]
+        if not (ok_start and ok_end):
+            return ('run %d from the end: decode [%#x, %#x) record [%#x, %#x)'
+                    % (i, d[0], d[1], o[0], o[1]))
+    return None
+
+
+def find(dec, orc):
+    """The index in orc at which dec ends, or None; and why not."""
+    why = 'the last run starts nowhere in the record'
+    for j in range(len(orc) - 1, -1, -1):
+        o = orc[j]
+        if o[0] == dec[-1][0] or (len(dec) == 1 and o[0] <= dec[-1][0] < o[1]):
+            why = match_at(dec, orc, j)
+            if why is None:
+                return j, None
+    return None, why
+
+
+def caught(dec, orc, j):
+    """Do both damaged copies of the record fail to match?"""
+    mid = j - len(dec) // 2
+    longer = [list(r) for r in orc]
+    longer[mid][1] += 4
+    missing = orc[:mid] + orc[mid + 1:]
+    return find(dec, longer)[0] is None and find(dec, missing)[0] is None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('decode')
+    ap.add_argument('rings')
+    ap.add_argument('--min-insns', type=int, default=10000)
+    ap.add_argument('--cpus', default='')
+    a = ap.parse_args()
+    segs = decoded_segments(a.decode)
+    want = [int(c) for c in a.cpus.split(',') if c] or sorted(segs)
+    fails = 0
+    for cpu in want:
+        ring = os.path.join(a.rings, 'cpu%d.ring' % cpu)
+        if cpu not in segs:
+            print('FAIL  cpu %d: no decoded trace' % cpu)
+            fails += 1
+            continue
+        if not os.path.exists(ring):
+            print('FAIL  cpu %d: no record %s' % (cpu, ring))
+            fails += 1
+            continue
+        dec = segs[cpu][-1]
+        total = sum((r[1] - r[0]) // 4 for s in segs[cpu] for r in s)
+        insns = sum((r[1] - r[0]) // 4 for r in dec)
+        orc = oracle_runs(ring)
+        found, why = find(dec, orc)
+        if found is None:
+            print('FAIL  cpu %d: the trace (%d runs, %d instructions) is not in the'
+                  ' record (%d runs): %s' % (cpu, len(dec), insns, len(orc), why))
+            fails += 1
+            continue
+        if insns < min(a.min_insns, total):
+            print('FAIL  cpu %d: %d instructions compared, fewer than %d and than'
+                  ' the %d decoded' % (cpu, insns, a.min_insns, total))
+            fails += 1
+            continue
+        if len(dec) >= 3 and not caught(dec, orc, found):
+            print('FAIL  cpu %d: a damaged record matches too: the check proves'
+                  ' nothing' % cpu)
+            fails += 1
+            continue
+        print('ok    cpu %d: %d runs, %d instructions = the record (2 damaged copies refused), ending %d runs'
+              ' before its end (%d segment(s) decoded, %d instructions in all)'
+              % (cpu, len(dec), insns, len(orc) - 1 - found, len(segs[cpu]), total))
+    return 1 if fails else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
