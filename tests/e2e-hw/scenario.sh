@@ -12,6 +12,7 @@
 # it, and decode is checked against trc_pkt_lister on `csdump snapshot`.
 #
 #   SINK   etf         tmc_etf0, circular buffer
+#          etfNk       tmc_etf0 with N KiB of RAM (the model's ram-size)
 #          etr-flat    tmc_etr0, a 64 KiB flat buffer in guest memory
 #          etr-flat-badrwp  the flat ETR with RWP reading 1 MiB past its
 #                      buffer at the stop (the model's bad-rwp): the save
@@ -21,6 +22,11 @@
 #          etb10-unaligned  etb0, its write pointer off a frame boundary at
 #                      the stop (the model's stop-skew fault injection)
 #   SESSION (none)     sysfs: enable_sink, then enable_source on each ETM
+#          rsbb        sysfs, each ETM's mode first set to branch broadcast,
+#                      context ID and return stack (ETM_MODE_BB | CTXID |
+#                      RETURNSTACK: TRCCONFIGR.BB, CID, RS), with
+#                      VIEWINST_STARTSTOP (or the driver clears
+#                      TRCVICTLR.SSSTATUS: no start point, no trace)
 #          perfcpus    perf, CPU-wide: a cs_etm event on every CPU, the sink
 #                      chosen by its hash as perf does, AUX buffers mapped
 #          perfthread  perf, per-thread: the crashing task's own event, and
@@ -29,6 +35,7 @@
 #          softlockup  a soft lockup (LKDTM SOFTLOCKUP) with softlockup_panic=1:
 #                      the watchdog's hrtimer panics, in hard-IRQ context
 #          oops        NULL dereference with kernel.panic_on_oops=1 (LKDTM)
+#          bug         BUG() with kernel.panic_on_oops=1 (LKDTM)
 #          locked      panic while another CPU holds the kdump registry's lock,
 #                      interrupts off (coresight-kdump-locktest, patch 0092)
 #          disabled    the session ends before sysrq-c: nothing is saved
@@ -46,7 +53,8 @@
 # Environment: run-qemu.sh's (E2E_QEMU: build/qemu's binary), plus E2E_OUT,
 # CSDUMP, ETM4ENC, EXEC_RING (the plugin) and VMLINUX (the guest's);
 # E2E_HW_NO_DECODE=1 skips the decode check (make e2e-hw-cost: minutes per
-# MiB in trc_pkt_lister).
+# MiB in trc_pkt_lister); E2E_HW_QUICK=1 makes only the vmcore (make demo:
+# no record of execution, no check).
 set -euo pipefail
 
 name=$1
@@ -58,6 +66,7 @@ crash_kind=${rest##*-} sink=${rest%-*} session=sysfs
 case $sink in
 *-perfcpus)   session=cpus sink=${sink%-perfcpus} ;;
 *-perfthread) session=thread sink=${sink%-perfthread} ;;
+*-rsbb)       etm_mode=0x8001050 sink=${sink%-rsbb} ;;
 esac
 devs=/sys/bus/coresight/devices
 lkdtm=/sys/kernel/debug/provoke-crash
@@ -74,6 +83,9 @@ in=$(cd "$in" && pwd)
 buf_size= qemu_args= fault=
 case $sink in
 etf)      dev=tmc_etf0 capacity=65536 ;;
+etf*k)    kib=${sink#etf} kib=${kib%k}
+	dev=tmc_etf0 capacity=$((kib << 10))
+	qemu_args="-global coresight-tmc.ram-size=$capacity" ;;
 etr-flat) dev=tmc_etr0 buf_size=0x10000 capacity=65536 ;;
 etr-flat-badrwp)
 	# The model's bad-rwp fault injection: RWP reads 1 MiB past the buffer.
@@ -112,6 +124,13 @@ oops)
 	crash="write $lkdtm/DIRECT EXCEPTION"
 	console_expect=("Unable to handle kernel NULL pointer dereference"
 			"Kernel panic - not syncing: Oops: Fatal exception") ;;
+bug)
+	steps=12000
+	setup="write /proc/sys/kernel/panic_on_oops 1"
+	crash="write $lkdtm/DIRECT BUG"
+	allow=("Internal error: Oops - BUG")
+	console_expect=("kernel BUG at"
+			"Kernel panic - not syncing: Oops - BUG: Fatal exception") ;;
 locked)
 	crash="write /sys/kernel/debug/coresight_kdump_locktest/crash locked"
 	# The holder spins with interrupts off, so it cannot take the stop
@@ -148,10 +167,10 @@ else
 	# The panicking CPU stops recording at machine_kexec, after the save,
 	# before the capture kernel; the others stop executing at the crash-stop
 	# IPI (PSCI CPU_OFF).
-	: "${EXEC_RING:?}"
 	freeze=$(nm "$VMLINUX" | awk '$3 == "machine_kexec" { print "0x" $1 }')
 	[ -n "$freeze" ] || { echo "scenario.sh: no machine_kexec in $VMLINUX" >&2; exit 2; }
-	qemu_args="$qemu_args -plugin $EXEC_RING,out=$out/models,freeze=$freeze"
+	[ -n "${E2E_HW_QUICK:-}" ] ||
+		qemu_args="$qemu_args -plugin ${EXEC_RING:?},out=$out/models,freeze=$freeze"
 	trace_opt= streams=$out/models
 fi
 # A sink whose save must fail: its record FAILED, the vmcore there anyway.
@@ -164,6 +183,7 @@ fi
 	if [ "$session" = sysfs ]; then
 		echo "write $devs/$dev/enable_sink 1"
 		for c in $(seq 0 $((cpus - 1))); do
+			[ -z "${etm_mode:-}" ] || echo "write $devs/etm$c/mode ${etm_mode#0x}"
 			echo "write $devs/etm$c/enable_source 1"
 		done
 	else
@@ -192,6 +212,7 @@ E2E_QEMU_ARGS="-trace coresight_etm4_read -trace coresight_etm4_write -d guest_e
 E2E_LOG_DIR=$out/models \
 	"$here/../e2e/run-qemu.sh" "$out" "$in/script" "$in/payload" "$cmdline"
 echo "prepare $e2e_prep" >>"$out/times"
+[ -z "${E2E_HW_QUICK:-}" ] || exit 0
 
 . "$here/../e2e/lib.sh"
 status=0
@@ -246,7 +267,28 @@ fi
 # Real execution: the decode against QEMU's record of what each vCPU ran.
 if [ "$source" = exec ] && [ "$expect" != none ] && [ "$expect" != failed ] &&
    [ -z "${E2E_HW_NO_DECODE:-}" ]; then
-	"$here/oracle/check_exec.py" "$out/decode.jsonl" "$out/models" || status=1
+	"$here/oracle/check_exec.py" "$out/decode.jsonl" "$out/models" \
+		--vmlinux "$VMLINUX" || status=1
+	# Stock perf on csdump's perf.data, with the kernel text as it ran:
+	# its branches are the record's.
+	if "$CSDUMP" perf "$out/vmcore" -o "$out/perf-img.data" --vmlinux "$VMLINUX" \
+		>/dev/null 2>&1 &&
+	   perf script -i "$out/perf-img.data" -k "$out/perf-img.data.elf" -F cpu,ip,addr \
+		>"$out/perf-script.txt" 2>"$out/perf-script.err"; then
+		"$here/oracle/check_perf.py" "$out/perf-script.txt" "$out/models" \
+			--vmlinux "$VMLINUX" || status=1
+	else
+		fail "csdump perf or perf script on $out/perf-img.data (see perf-script.err)"
+	fi
+	# What ran is code of the image: no range may run past the end of its
+	# function into padding, or to the end of the image.
+	runaway=$(grep -c '"type":"runaway"' "$out/decode.jsonl" || true)
+	if [ "$runaway" != 0 ]; then
+		fail "decode: $runaway range(s) run past their function or to the end of the image"
+		grep -m 3 '"type":"runaway"' "$out/decode.jsonl"
+	else
+		echo "ok    decode: no range runs past its function or to the end of the image"
+	fi
 fi
 cat "$out/times"
 exit $status

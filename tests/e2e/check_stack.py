@@ -35,7 +35,7 @@ import subprocess
 import sys
 
 import drgn
-from drgn.helpers.linux.sched import task_cpu
+from drgn.helpers.linux.percpu import per_cpu
 
 
 def base(name):
@@ -62,10 +62,13 @@ def drgn_frames(vmcore, vmlinux):
     prog = drgn.Program()
     prog.set_core_dump(vmcore)
     prog.load_debug_info([vmlinux])
-    thread = prog.crashed_thread()
-    cpu = task_cpu(thread.object)
+    # The CPU that called panic() (panic_cpu), and the task it ran.  Not
+    # crashed_thread(): drgn 0.0.22 gives the idle task of CPU 0 when the
+    # crash-stop IPI powered the other CPUs off (PSCI CPU_OFF), whichever
+    # CPU panicked.
+    cpu = prog['panic_cpu'].counter.value_()
     frames = []
-    for f in thread.stack_trace():
+    for f in prog.stack_trace(per_cpu(prog["runqueues"], cpu).curr):
         if f.is_inline:
             continue
         try:

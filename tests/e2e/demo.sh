@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# demo.sh: `make demo`, csdump's main job on a machine without trace hardware.
+# demo.sh: the software stand-in's demo (check-e2e-demo): csdump's main job
+# on a machine without trace hardware.  `make demo` is tests/e2e-hw/demo.sh,
+# on the emulated hardware's real-execution trace.
 #
 # A QEMU arm64 guest runs the kernel with the coresight-kdump series.  Its
 # test CoreSight sink receives an ETMv4 trace that etm4enc synthesizes from

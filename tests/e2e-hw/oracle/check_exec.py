@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Hold csdump's decode of a real-execution trace against QEMU's record.
 
-    check_exec.py DECODE.jsonl RING_DIR [--min-insns N] [--cpus LIST]
+    check_exec.py DECODE.jsonl RING_DIR --vmlinux FILE [--min-insns N] [--cpus LIST]
 
 DECODE.jsonl is `csdump decode --format jsonl --last 0`; RING_DIR holds the
 exec_ring plugin's cpuN.ring files (what each vCPU executed, as QEMU's
@@ -12,12 +12,20 @@ exclusive, a run ending where execution did not go on to the next
 instruction.  Per CPU, the decode's last stretch of trace (since its last
 gap: trace on, loss of sync) must be, run for run, a stretch of the record:
 the same starts and ends, except that the first run may start late (the
-trace starts at a synchronization point), the last may end early (the
+trace starts at a synchronization point, or is cut to its last
+--max-runs runs, default 200000, what the record holds), the last may
+end early (the
 trace ends at its last P0 element), and a run the decode ends at a
 synchronous exception ends early (the record has the whole block, the
 trace the instructions before the faulting one).  It must cover at least
 --min-insns instructions (default 10000) or all the decode has of that
 CPU.  Exit 1 on any mismatch, with the first one shown.
+
+Code outside the program image (user space: the image is vmlinux's
+[_text, _etext)) cannot be decoded: the decode says where the trace went
+(no_image) and loses its way until the next address.  So each stretch of
+execution outside the image is one run on both sides, of unknown end,
+compared by its first address.
 
 The check holds itself to account: for every CPU that matches, it also
 searches two damaged copies of the record (a run in the middle of the
@@ -28,6 +36,7 @@ import argparse
 import json
 import os
 import struct
+import subprocess
 import sys
 from collections import defaultdict
 
@@ -48,6 +57,9 @@ def decoded_segments(path):
                     cur[-1][1] = e
                 else:
                     cur.append([s, e, False])
+            elif kind == 'no_image':
+                if not cur or cur[-1][1] is not None:
+                    cur.append([int(o['addr'], 16), None, False])
             elif kind == 'exception':
                 if cur:
                     cur[-1][2] = True
@@ -57,18 +69,28 @@ def decoded_segments(path):
     return {c: [s for s in v if s] for c, v in segs.items() if any(v)}
 
 
-def oracle_runs(path):
+def oracle_runs(path, image):
     runs = []
     with open(path, 'rb') as f:
         data = f.read()
     for off in range(0, len(data) - 15, 16):
         start, insns, _ = struct.unpack_from('<QII', data, off)
         end = start + 4 * insns
-        if runs and runs[-1][1] == start:
+        if not image[0] <= start < image[1]:
+            if not runs or runs[-1][1] is not None:
+                runs.append([start, None])
+        elif runs and runs[-1][1] == start:
             runs[-1][1] = end
         else:
             runs.append([start, end])
     return runs
+
+
+def image_of(vmlinux):
+    """[_text, _etext) of vmlinux."""
+    out = subprocess.run(['nm', vmlinux], capture_output=True, text=True, check=True).stdout
+    syms = {f[2]: int(f[0], 16) for f in (l.split() for l in out.splitlines()) if len(f) == 3}
+    return syms['_text'], syms['_etext']
 
 
 def match_at(dec, orc, j):
@@ -78,18 +100,16 @@ def match_at(dec, orc, j):
         return 'the record is shorter than the trace'
     for i in range(m):
         d, o = dec[m - 1 - i], orc[j - i]
-        first, last = i == m - 1, i == 0
-        if first:
-            ok_start = o[0] <= d[0] < o[1]
+        if d[1] is None or o[1] is None:
+            ok = d[0] == o[0] and d[1] is None and o[1] is None
         else:
-            ok_start = d[0] == o[0]
-        if last or d[2]:
-            ok_end = d[1] <= o[1]
-        else:
-            ok_end = d[1] == o[1]
-        if not (ok_start and ok_end):
-            return ('run %d from the end: decode [%#x, %#x) record [%#x, %#x)'
-                    % (i, d[0], d[1], o[0], o[1]))
+            ok_start = o[0] <= d[0] < o[1] if i == m - 1 else d[0] == o[0]
+            ok_end = d[1] <= o[1] if i == 0 or d[2] else d[1] == o[1]
+            ok = ok_start and ok_end
+        if not ok:
+            return ('run %d from the end: decode [%#x, %s) record [%#x, %s)'
+                    % (i, d[0], hex(d[1]) if d[1] else '?', o[0],
+                       hex(o[1]) if o[1] else '?'))
     return None
 
 
@@ -98,7 +118,7 @@ def find(dec, orc):
     why = 'the last run starts nowhere in the record'
     for j in range(len(orc) - 1, -1, -1):
         o = orc[j]
-        if o[0] == dec[-1][0] or (len(dec) == 1 and o[0] <= dec[-1][0] < o[1]):
+        if o[0] == dec[-1][0] or (len(dec) == 1 and o[1] and o[0] <= dec[-1][0] < o[1]):
             why = match_at(dec, orc, j)
             if why is None:
                 return j, None
@@ -109,6 +129,8 @@ def caught(dec, orc, j):
     """Do both damaged copies of the record fail to match?"""
     mid = j - len(dec) // 2
     longer = [list(r) for r in orc]
+    while longer[mid][1] is None:
+        mid += 1
     longer[mid][1] += 4
     missing = orc[:mid] + orc[mid + 1:]
     return find(dec, longer)[0] is None and find(dec, missing)[0] is None
@@ -120,8 +142,11 @@ def main():
     ap.add_argument('rings')
     ap.add_argument('--min-insns', type=int, default=10000)
     ap.add_argument('--cpus', default='')
+    ap.add_argument('--max-runs', type=int, default=200000)
+    ap.add_argument('--vmlinux', required=True)
     a = ap.parse_args()
     segs = decoded_segments(a.decode)
+    image = image_of(a.vmlinux)
     want = [int(c) for c in a.cpus.split(',') if c] or sorted(segs)
     fails = 0
     for cpu in want:
@@ -134,10 +159,10 @@ def main():
             print('FAIL  cpu %d: no record %s' % (cpu, ring))
             fails += 1
             continue
-        dec = segs[cpu][-1]
-        total = sum((r[1] - r[0]) // 4 for s in segs[cpu] for r in s)
-        insns = sum((r[1] - r[0]) // 4 for r in dec)
-        orc = oracle_runs(ring)
+        dec = segs[cpu][-1][-a.max_runs:]
+        total = sum((r[1] - r[0]) // 4 for s in segs[cpu] for r in s if r[1] is not None)
+        insns = sum((r[1] - r[0]) // 4 for r in dec if r[1] is not None)
+        orc = oracle_runs(ring, image)
         found, why = find(dec, orc)
         if found is None:
             print('FAIL  cpu %d: the trace (%d runs, %d instructions) is not in the'

@@ -49,7 +49,7 @@ struct ring {
 static struct ring rings[MAX_CPUS];
 static uint64_t freeze_at[MAX_FREEZE];
 static int n_freeze;
-static uint64_t ring_size = 1u << 20;
+static uint64_t ring_size = 1u << 21;
 static char *out_dir;
 
 static void tb_exec(unsigned int cpu, void *udata)

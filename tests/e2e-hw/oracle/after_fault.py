@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""How much of a saved trace the panicking CPU spent after the failure.
+
+    after_fault.py SNAPSHOT VMLINUX CONSOLE KIND [DECODE.jsonl RING_DIR]
+
+SNAPSHOT is `csdump snapshot` of the vmcore; KIND the crash kind (sysrq,
+softlockup: the failure is the call of panic(); oops, bug: the exception
+the fault took).  The panicking CPU is the one the console's first
+"CPU: N PID" line after the script's "crashing:" names.  Its trace ID's
+bytes are taken out of the sink (our own deframer) and decoded alone by
+OpenCSD's trc_pkt_lister, whose element indexes are then byte offsets
+into that CPU's stream.  Prints one line:
+
+    KIND cpu=N sink=BYTES cpu_bytes=B found=yes|no insns_after=I bytes_after=A
+
+insns_after and bytes_after: the instructions and the bytes of that CPU's
+trace from the failure to the end of the saved trace (the sink's stop);
+with found=no the failure is no longer in the saved trace and both are
+what the whole saved trace of that CPU holds (a lower bound).  With the
+decode and the exec_ring record (check_exec.py's inputs) it also prints
+executed=E: the instructions the CPU executed from the failure (the block
+at panic, or the last at el1h_64_sync before it) to the end of the saved
+trace, as QEMU recorded them, whether or not the sink kept them; and
+to_save=S: those from the failure to the save's panic notifier
+(coresight_kdump_panic), whatever the sink.
+"""
+import configparser
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(here))
+import deformat  # noqa: E402
+import check_exec  # noqa: E402
+
+ELEM = re.compile(r'Idx:(\d+); ID:([0-9a-fA-F]+);\s+OCSD_GEN_TRC_ELEM_(\w+)\((.*)\)')
+RANGE = re.compile(r'exec range=(0x[0-9a-f]+):\[(0x[0-9a-f]+)\] num_i\((\d+)\)')
+EXC = re.compile(r'excep num \((0x[0-9a-f]+)\)')
+FAULTS = {0x3, 0x6, 0xb, 0xc}    # trap, instruction debug (BRK), faults
+
+
+def symbol(vmlinux, name):
+    out = subprocess.run(['nm', vmlinux], capture_output=True, text=True, check=True).stdout
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) == 3 and f[2] == name:
+            return int(f[0], 16)
+    raise SystemExit('after_fault.py: no %s in %s' % (name, vmlinux))
+
+
+def panicking_cpu(console):
+    seen = False
+    with open(console, errors='replace') as f:
+        for line in f:
+            if 'crashing:' in line:
+                seen = True
+            m = re.search(r'CPU: (\d+) PID: \d+', line)
+            if seen and m:
+                return int(m.group(1))
+    raise SystemExit('after_fault.py: no "CPU: N PID" line after the crash in ' + console)
+
+
+def executed(decode, rings, cpu, kind, vmlinux):
+    """Instructions from the failure to the trace's end, in the record."""
+    segs = check_exec.decoded_segments(decode)
+    if cpu not in segs:
+        return 'unknown'    # nothing of that CPU decodes
+    dec = segs[cpu][-1][-200000:]
+    orc = check_exec.oracle_runs(os.path.join(rings, 'cpu%d.ring' % cpu),
+                                 check_exec.image_of(vmlinux))
+    end, why = check_exec.find(dec, orc)
+    if end is None:
+        raise SystemExit('after_fault.py: the trace is not in the record: ' + why)
+    panic = symbol(vmlinux, 'panic')
+    entry = symbol(vmlinux, 'el1h_64_sync')
+    at = None
+    for j in range(end, -1, -1):
+        if orc[j][0] == panic:
+            at = j
+    if at is not None and kind not in ('sysrq', 'softlockup'):
+        at = next((j for j in range(at, -1, -1) if orc[j][0] == entry), None)
+    if at is None:
+        return 'unknown'
+    n = sum((orc[j][1] - orc[j][0]) // 4 for j in range(at, end) if orc[j][1])
+    return str(n + (dec[-1][1] - orc[end][0]) // 4)
+
+
+def to_save(rings, cpu, kind, vmlinux):
+    """Instructions from the failure to the save's panic notifier, recorded."""
+    orc = check_exec.oracle_runs(os.path.join(rings, 'cpu%d.ring' % cpu),
+                                 check_exec.image_of(vmlinux))
+    save = symbol(vmlinux, 'coresight_kdump_panic')
+    panic = symbol(vmlinux, 'panic')
+    entry = symbol(vmlinux, 'el1h_64_sync')
+    end = next((j for j in range(len(orc) - 1, -1, -1) if orc[j][0] == save), None)
+    if end is None:
+        return 'unknown'
+    at = next((j for j in range(end, -1, -1) if orc[j][0] == panic), None)
+    if at is not None and kind not in ('sysrq', 'softlockup'):
+        at = next((j for j in range(at, -1, -1) if orc[j][0] == entry), None)
+    if at is None:
+        return 'unknown'
+    return str(sum((orc[j][1] - orc[j][0]) // 4 for j in range(at, end) if orc[j][1]))
+
+
+def main():
+    if len(sys.argv) not in (5, 7):
+        sys.exit(__doc__)
+    snap, vmlinux, console, kind = sys.argv[1:5]
+    cpu = panicking_cpu(console)
+    ini = configparser.ConfigParser()
+    ini.read(os.path.join(snap, 'trace.ini'))
+    buf = ini['buffer0']
+    with open(os.path.join(snap, buf['file']), 'rb') as f:
+        sink = f.read()
+    etm = configparser.ConfigParser()
+    etm.read(os.path.join(snap, 'etm_%d.ini' % cpu))
+    regs = {k.split('(')[0].upper(): v for k, v in etm['regs'].items()}
+    tid = int(regs['TRCTRACEIDR'], 0) & 0x7f
+    stream = deformat.streams_of(sink[:len(sink) // 16 * 16]).get(tid, b'')
+    panic = symbol(vmlinux, 'panic')
+    with tempfile.TemporaryDirectory() as tmp:
+        one = os.path.join(tmp, 'snap')
+        shutil.copytree(snap, one)
+        with open(os.path.join(one, 'stream.bin'), 'wb') as f:
+            f.write(stream)
+        t = configparser.ConfigParser()
+        t.optionxform = str
+        t['trace_buffers'] = {'buffers': 'buffer0'}
+        t['buffer0'] = {'name': 'stream', 'file': 'stream.bin', 'format': 'source_data'}
+        t['core_trace_sources'] = {'cpu_%d' % cpu: 'ETM_%d' % cpu}
+        t['source_buffers'] = {'ETM_%d' % cpu: 'stream'}
+        with open(os.path.join(one, 'trace.ini'), 'w') as f:
+            t.write(f)
+        subprocess.run(['trc_pkt_lister', '-ss_dir', one, '-decode',
+                        '-logfilename', os.path.join(tmp, 'l.ppl')],
+                       stdout=subprocess.DEVNULL, check=True, cwd=tmp)
+        with open(os.path.join(tmp, 'l.ppl'), errors='replace') as f:
+            elems = [m.groups() for m in map(ELEM.search, f) if m]
+    # The failure: the first call of panic() (sysrq, softlockup), or the
+    # last fault exception before it (oops, bug).
+    at = None
+    for i, (idx, _, kind_e, body) in enumerate(elems):
+        if kind_e == 'INSTR_RANGE':
+            r = RANGE.search(body)
+            if r and int(r.group(1), 16) == panic:
+                if kind in ('sysrq', 'softlockup'):
+                    at = i
+                break
+        if kind_e == 'EXCEPTION' and kind not in ('sysrq', 'softlockup'):
+            e = EXC.search(body)
+            if e and int(e.group(1), 16) in FAULTS:
+                at = i
+    after = elems[at:] if at is not None else elems
+    insns = sum(int(RANGE.search(b).group(3)) for _, _, k, b in after
+                if k == 'INSTR_RANGE' and RANGE.search(b))
+    first = int(after[0][0]) if after else len(stream)
+    line = ('%s cpu=%d sink=%d cpu_bytes=%d found=%s insns_after=%d bytes_after=%d'
+            % (kind, cpu, len(sink), len(stream), 'yes' if at is not None else 'no',
+               insns, len(stream) - first))
+    if len(sys.argv) == 7:
+        line += ' executed=' + executed(sys.argv[5], sys.argv[6], cpu, kind, vmlinux)
+        line += ' to_save=' + to_save(sys.argv[6], cpu, kind, vmlinux)
+    print(line)
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Stock perf's branches of an extracted perf.data against QEMU's record.
+
+    check_perf.py PERF_SCRIPT.txt RING_DIR --vmlinux FILE
+
+PERF_SCRIPT.txt is `perf script -k vmlinux -F cpu,ip,addr` of the
+perf.data `csdump extract` wrote: one branch a line, "[CPU] FROM => TO".
+RING_DIR holds the exec_ring plugin's record (check_exec.py).  Per CPU,
+perf's taken branches (TO not the next instruction, FROM not 0: a trace
+start) must be, in order, a subsequence of the record's: the record's
+branch from a run to the next goes from the run's last instruction, or,
+for a run cut short by a synchronous exception, from inside it, to the
+next run's first.  Code outside vmlinux is left out on both sides: perf
+cannot follow it without that code, and goes from the last branch before
+it to the first address after it.  Exit 1
+on the first perf branch the record does not have.
+
+perf reads the code from the image `csdump perf --vmlinux` writes (vmlinux
+with the kernel text as it ran laid over it): given vmlinux itself, perf
+6.1 follows unpatched text where the kernel patched it (alternatives,
+static keys) and its branches leave the record there (measured on
+exec-etr-sg-rsbb-oops: CPU 0, branch 5,602 of 39,681).
+"""
+import argparse
+import os
+import re
+import sys
+from collections import defaultdict
+
+import check_exec
+
+LINE = re.compile(r'^\s*\[(\d+)\]\s+([0-9a-f]+)\s+=>\s+([0-9a-f]+)')
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('script')
+    ap.add_argument('rings')
+    ap.add_argument('--vmlinux', required=True)
+    a = ap.parse_args()
+    image = check_exec.image_of(a.vmlinux)
+    inside = lambda x: image[0] <= x < image[1]
+    branches = defaultdict(list)
+    with open(a.script, errors='replace') as f:
+        for line in f:
+            m = LINE.match(line)
+            if not m:
+                continue
+            cpu, src, dst = int(m.group(1)), int(m.group(2), 16), int(m.group(3), 16)
+            if src and dst != src + 4 and inside(src) and inside(dst):
+                branches[cpu].append((src, dst))
+    if not branches:
+        print('FAIL  perf script printed no branch')
+        return 1
+    fails = 0
+    for cpu in sorted(branches):
+        orc = [r for r in check_exec.oracle_runs(os.path.join(a.rings, 'cpu%d.ring' % cpu), image)
+               if r[1] is not None]
+        want = branches[cpu]
+        i, k = 0, 0
+        while k < len(want) and i + 1 < len(orc):
+            src, dst = want[k]
+            o, nxt = orc[i], orc[i + 1]
+            if nxt[0] == dst and (src == o[1] - 4 or o[0] <= src < o[1]):
+                k += 1
+            i += 1
+        if k < len(want):
+            print('FAIL  cpu %d: perf branch %d of %d (%#x => %#x) is not in the record'
+                  ' after the ones before it' % (cpu, k, len(want), want[k][0], want[k][1]))
+            fails += 1
+        else:
+            print('ok    cpu %d: perf\'s %d taken branches are a subsequence of the'
+                  ' record\'s (%d runs)' % (cpu, len(want), len(orc)))
+    return 1 if fails else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
