@@ -26,7 +26,10 @@
 #                      context ID and return stack (ETM_MODE_BB | CTXID |
 #                      RETURNSTACK: TRCCONFIGR.BB, CID, RS), with
 #                      VIEWINST_STARTSTOP (or the driver clears
-#                      TRCVICTLR.SSSTATUS: no start point, no trace)
+#                      TRCVICTLR.SSSTATUS: no start point, no trace), and
+#                      an include range, the kernel's [_text, _etext]
+#                      (addr_range: TRCVIIECTLR, TRCACVR0/1): no user
+#                      space may be in the trace
 #          perfcpus    perf, CPU-wide: a cs_etm event on every CPU, the sink
 #                      chosen by its hash as perf does, AUX buffers mapped
 #          perfthread  perf, per-thread: the crashing task's own event, and
@@ -66,7 +69,9 @@ crash_kind=${rest##*-} sink=${rest%-*} session=sysfs
 case $sink in
 *-perfcpus)   session=cpus sink=${sink%-perfcpus} ;;
 *-perfthread) session=thread sink=${sink%-perfthread} ;;
-*-rsbb)       etm_mode=0x8001050 sink=${sink%-rsbb} ;;
+*-rsbb)       etm_mode=0x8001050 sink=${sink%-rsbb}
+	ktext=$(nm "$VMLINUX" | awk '$3 == "_text" { a = $1 } $3 == "_etext" { b = $1 }
+		END { print a, b }') ;;
 esac
 devs=/sys/bus/coresight/devices
 lkdtm=/sys/kernel/debug/provoke-crash
@@ -183,7 +188,11 @@ fi
 	if [ "$session" = sysfs ]; then
 		echo "write $devs/$dev/enable_sink 1"
 		for c in $(seq 0 $((cpus - 1))); do
-			[ -z "${etm_mode:-}" ] || echo "write $devs/etm$c/mode ${etm_mode#0x}"
+			if [ -n "${etm_mode:-}" ]; then
+				echo "write $devs/etm$c/mode ${etm_mode#0x}"
+				echo "write $devs/etm$c/addr_idx 0"
+				echo "write $devs/etm$c/addr_range $ktext"
+			fi
 			echo "write $devs/etm$c/enable_source 1"
 		done
 	else
@@ -279,6 +288,16 @@ if [ "$source" = exec ] && [ "$expect" != none ] && [ "$expect" != failed ] &&
 			--vmlinux "$VMLINUX" || status=1
 	else
 		fail "csdump perf or perf script on $out/perf-img.data (see perf-script.err)"
+	fi
+	# An include range of the kernel's text: nothing outside it is traced.
+	if [ -n "${etm_mode:-}" ]; then
+		user=$(grep -c '"type":"no_image"' "$out/decode.jsonl" || true)
+		gaps=$(grep -c '"type":"trace_on"' "$out/decode.jsonl" || true)
+		if [ "$user" != 0 ] || [ "$gaps" = 0 ]; then
+			fail "decode: include range $ktext: $user address(es) outside it, $gaps trace-on gap(s)"
+		else
+			echo "ok    decode: include range $ktext: nothing outside it, $gaps trace-on gaps (user space filtered out)"
+		fi
 	fi
 	# What ran is code of the image: no range may run past the end of its
 	# function into padding, or to the end of the image.
