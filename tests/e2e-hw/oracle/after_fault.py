@@ -44,13 +44,12 @@ EXC = re.compile(r'excep num \((0x[0-9a-f]+)\)')
 FAULTS = {0x3, 0x6, 0xb, 0xc}    # trap, instruction debug (BRK), faults
 
 
-def symbol(vmlinux, name):
-    out = subprocess.run(['nm', vmlinux], capture_output=True, text=True, check=True).stdout
-    for line in out.splitlines():
-        f = line.split()
-        if len(f) == 3 and f[2] == name:
-            return int(f[0], 16)
-    raise SystemExit('after_fault.py: no %s in %s' % (name, vmlinux))
+def symbol(vmlinux, name, _cache={}):
+    if vmlinux not in _cache:
+        _cache[vmlinux] = check_exec.symbols(vmlinux)
+    if name not in _cache[vmlinux]:
+        raise SystemExit('after_fault.py: no %s in %s' % (name, vmlinux))
+    return _cache[vmlinux][name]
 
 
 def panicking_cpu(console):
@@ -72,7 +71,7 @@ def executed(decode, rings, cpu, kind, vmlinux):
         return 'unknown'    # nothing of that CPU decodes
     dec = segs[cpu][-1][-200000:]
     orc = check_exec.oracle_runs(os.path.join(rings, 'cpu%d.ring' % cpu),
-                                 check_exec.image_of(vmlinux))
+                                 (symbol(vmlinux, '_text'), symbol(vmlinux, '_etext')))
     end, why = check_exec.find(dec, orc)
     if end is None:
         raise SystemExit('after_fault.py: the trace is not in the record: ' + why)
@@ -93,7 +92,7 @@ def executed(decode, rings, cpu, kind, vmlinux):
 def to_save(rings, cpu, kind, vmlinux):
     """Instructions from the failure to the save's panic notifier, recorded."""
     orc = check_exec.oracle_runs(os.path.join(rings, 'cpu%d.ring' % cpu),
-                                 check_exec.image_of(vmlinux))
+                                 (symbol(vmlinux, '_text'), symbol(vmlinux, '_etext')))
     save = symbol(vmlinux, 'coresight_kdump_panic')
     panic = symbol(vmlinux, 'panic')
     entry = symbol(vmlinux, 'el1h_64_sync')

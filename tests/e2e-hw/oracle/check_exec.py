@@ -86,10 +86,15 @@ def oracle_runs(path, image):
     return runs
 
 
-def image_of(vmlinux):
-    """[_text, _etext) of vmlinux."""
+def symbols(vmlinux):
+    """{name: address} of vmlinux's symbol table (nm)."""
     out = subprocess.run(['nm', vmlinux], capture_output=True, text=True, check=True).stdout
-    syms = {f[2]: int(f[0], 16) for f in (l.split() for l in out.splitlines()) if len(f) == 3}
+    return {f[2]: int(f[0], 16) for f in (l.split() for l in out.splitlines()) if len(f) == 3}
+
+
+def image_of(vmlinux, syms=None):
+    """[_text, _etext) of vmlinux."""
+    syms = syms or symbols(vmlinux)
     return syms['_text'], syms['_etext']
 
 
