@@ -14,7 +14,11 @@
 E2E_HW           := $(BUILD)/e2e-hw
 # The ETMs trace what the guest executes; QEMU's exec_ring plugin records
 # it (tests/e2e-hw/oracle/).
-E2E_HW_EXEC      := exec-etf-sysrq exec-etr-sg-sysrq exec-etr-sg-rsbb-oops
+# Not exec-etf-sysrq: a 64 KiB ETF that six CPUs share can end holding
+# only the panicking CPU's trace, with no ID change before it, which no
+# deformatter can attribute (59,730 of 65,536 bytes in one run of four):
+# what it shows is issue 15's, not a test that passes each time.
+E2E_HW_EXEC      := exec-etr-sg-sysrq exec-etr-sg-rsbb-oops
 # etf-sysrq and etr-sg-sysrq run only on real execution (exec-).
 E2E_HW_SCENARIOS := etf-softlockup etf-oops etf-locked etf-disabled \
 		    etr-flat-sysrq etr-flat-softlockup etr-flat-oops etr-flat-locked \
