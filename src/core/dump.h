@@ -28,7 +28,16 @@
 #define CSD_F_FLUSH_TIMEOUT (1u << 6)	/* with SAVED: the last bytes may be missing;
 					 * with FAILED: the sink never confirmed its stop */
 
-/* ETMv4 decode metadata, in the order of perf's per-CPU block. */
+/* The trace unit's architecture: ETMv4, or the Armv9 ETE (a superset of it). */
+enum csd_tracer {
+	CSD_TRACER_ETM4 = 0,	/* the default of a zeroed struct csd_etm */
+	CSD_TRACER_ETE,
+};
+
+/*
+ * ETMv4 decode metadata, in the order of perf's per-CPU block; an ETE has
+ * TRCDEVARCH besides.
+ */
 struct csd_etm {
 	uint64_t cpu;
 	uint64_t trcconfigr;
@@ -38,6 +47,8 @@ struct csd_etm {
 	uint64_t trcidr2;
 	uint64_t trcidr8;
 	uint64_t trcauthstatus;
+	uint64_t trcdevarch;	/* ETE only */
+	enum csd_tracer kind;
 };
 
 /*
@@ -107,10 +118,20 @@ struct csd_seg *csd_dump_add_seg(struct csd_dump *d, const char *name,
 struct csd_seg *csd_dump_add_ktext(struct csd_dump *d, const char *name,
 				   uint64_t vaddr, uint8_t *data, size_t len);
 
-/* The trace ID of an ETMv4 (TRCTRACEIDR.TRACEID, bits [6:0]). */
+/* The trace ID of an ETMv4 or ETE (TRCTRACEIDR.TRACEID, bits [6:0]). */
 static inline uint8_t csd_etm_trace_id(const struct csd_etm *etm)
 {
 	return (uint8_t)(etm->trctraceidr & CSD_TRACE_ID_MASK);
+}
+
+/*
+ * Does @etm trace an Armv8.3-or-later AArch64 PE, whose instruction set
+ * (PAC branches, for one) the decoder must know?  Every ETE does (it is
+ * Armv9's); an ETMv4 when TRCIDR1.TRCARCHMIN (bits [7:4]) >= 4, ETMv4.4+.
+ */
+static inline bool csd_etm_is_v83(const struct csd_etm *etm)
+{
+	return etm->kind == CSD_TRACER_ETE || ((etm->trcidr1 >> 4) & 0xf) >= 4;
 }
 
 /*

@@ -164,6 +164,14 @@ enum csd_err csd_perf_write_cs_etm(const struct csd_dump *d, const char *path)
 		csd_error("%s: no ETM metadata: perf cannot decode without it", path);
 		return CSD_ERR_NOTRACE;
 	}
+	for (size_t i = 0; i < d->n_etms; i++) {
+		if (d->etms[i].kind == CSD_TRACER_ETE) {
+			csd_error("%s: CPU %llu traces with an ETE: perf.data with ETE "
+				  "metadata is not written yet", path,
+				  (unsigned long long)d->etms[i].cpu);
+			return CSD_ERR_FORMAT;
+		}
+	}
 	err = csd_perf_open(&p, path);
 	if (err)
 		return err;

@@ -338,18 +338,37 @@ static ocsd_datapath_resp_t on_elem(const void *p, const ocsd_trc_index_t index,
 	return OCSD_RESP_CONT;
 }
 
-static void etm_cfg(ocsd_etmv4_cfg *cfg, const struct csd_etm *m)
+/* OpenCSD's configuration of a trace unit: ETMv4 or ETE, by @m->kind. */
+union tracer_cfg {
+	ocsd_etmv4_cfg etm4;
+	ocsd_ete_cfg ete;
+};
+
+/* The registers ocsd_etmv4_cfg and ocsd_ete_cfg share, from @m. */
+#define TRACER_REGS(c, m) do {						\
+		(c)->reg_idr0 = (uint32_t)(m)->trcidr0;			\
+		(c)->reg_idr1 = (uint32_t)(m)->trcidr1;			\
+		(c)->reg_idr2 = (uint32_t)(m)->trcidr2;			\
+		(c)->reg_idr8 = (uint32_t)(m)->trcidr8;			\
+		(c)->reg_configr = (uint32_t)(m)->trcconfigr;		\
+		(c)->reg_traceidr = (uint32_t)(m)->trctraceidr;		\
+	} while (0)
+
+/* The name of OpenCSD's decoder for @m, and its configuration in @cfg. */
+static const char *tracer_cfg(union tracer_cfg *cfg, const struct csd_etm *m)
 {
 	memset(cfg, 0, sizeof(*cfg));
-	cfg->reg_idr0 = (uint32_t)m->trcidr0;
-	cfg->reg_idr1 = (uint32_t)m->trcidr1;
-	cfg->reg_idr2 = (uint32_t)m->trcidr2;
-	cfg->reg_idr8 = (uint32_t)m->trcidr8;
-	cfg->reg_configr = (uint32_t)m->trcconfigr;
-	cfg->reg_traceidr = (uint32_t)m->trctraceidr;
-	/* TRCIDR1.TRCARCHMIN (bits 7:4) >= 4: ETMv4.4+, a v8.3+ PE. */
-	cfg->arch_ver = ((m->trcidr1 >> 4) & 0xf) >= 4 ? ARCH_AA64 : ARCH_V8;
-	cfg->core_prof = profile_CortexA;
+	if (m->kind == CSD_TRACER_ETE) {
+		TRACER_REGS(&cfg->ete, m);
+		cfg->ete.reg_devarch = (uint32_t)m->trcdevarch;
+		cfg->ete.arch_ver = ARCH_AA64;	/* csd_etm_is_v83() */
+		cfg->ete.core_prof = profile_CortexA;
+		return OCSD_BUILTIN_DCD_ETE;
+	}
+	TRACER_REGS(&cfg->etm4, m);
+	cfg->etm4.arch_ver = csd_etm_is_v83(m) ? ARCH_AA64 : ARCH_V8;
+	cfg->etm4.core_prof = profile_CortexA;
+	return OCSD_BUILTIN_DCD_ETMV4I;
 }
 
 /* Calls in a row that take no byte before the decoder is deemed stuck. */
@@ -422,18 +441,18 @@ static dcd_tree_handle_t id_tree_create(struct csd_idec *x, const struct csd_etm
 {
 	ocsd_err_t e = OCSD_ERR_MEM;
 	dcd_tree_handle_t tree;
-	ocsd_etmv4_cfg cfg;
+	union tracer_cfg cfg;
+	const char *dcd = tracer_cfg(&cfg, m);
 	unsigned char csid;
 	char buf[256];
 
-	etm_cfg(&cfg, m);
 	csd_ocsd_lock();
 	tree = ocsd_create_dcd_tree(OCSD_TRC_SRC_SINGLE, 0);
 	if (tree) {
 		e = add_mem_acc(tree, x);
 		if (e == OCSD_OK)
-			e = ocsd_dt_create_decoder(tree, OCSD_BUILTIN_DCD_ETMV4I,
-						   OCSD_CREATE_FLG_FULL_DECODER, &cfg, &csid);
+			e = ocsd_dt_create_decoder(tree, dcd, OCSD_CREATE_FLG_FULL_DECODER, &cfg,
+						   &csid);
 		/* Attaches to the decoders that exist: after creating them. */
 		if (e == OCSD_OK)
 			e = ocsd_dt_set_gen_elem_outfn(tree, on_elem, x);
@@ -444,8 +463,8 @@ static dcd_tree_handle_t id_tree_create(struct csd_idec *x, const struct csd_etm
 	}
 	csd_ocsd_unlock();
 	if (!tree)
-		csd_error("sink %s, trace ID 0x%x: cannot set up an ETMv4 decoder (%s)",
-			  x->s->name, id, csd_ocsd_strerror(e, buf, sizeof(buf)));
+		csd_error("sink %s, trace ID 0x%x: cannot set up an %s decoder (%s)", x->s->name,
+			  id, dcd, csd_ocsd_strerror(e, buf, sizeof(buf)));
 	return tree;
 }
 

@@ -133,10 +133,17 @@ static long trailing_number(const char *name)
 	return strtol(name + i, NULL, 10);
 }
 
-static bool is_etmv4(const struct snap_dev *dev)
+static bool is_ete(const struct snap_dev *dev)
 {
-	return !strcasecmp(dev->class, "trace_source") &&
-	       (!strncasecmp(dev->type, "ETM4", 4) || !strncasecmp(dev->type, "ETMv4", 5));
+	return !strcasecmp(dev->class, "trace_source") && !strcasecmp(dev->type, "ETE");
+}
+
+/* A trace unit csdump decodes: ETMv4 ("ETM4", "ETMv4.x") or ETE ("ETE"). */
+static bool is_tracer(const struct snap_dev *dev)
+{
+	return is_ete(dev) ||
+	       (!strcasecmp(dev->class, "trace_source") &&
+		(!strncasecmp(dev->type, "ETM4", 4) || !strncasecmp(dev->type, "ETMv4", 5)));
 }
 
 static int get_reg(const struct snap_dev *dev, const char *name, bool required, uint64_t *v)
@@ -168,6 +175,11 @@ static enum csd_err add_etm(struct snap *s, const struct snap_dev *dev, long cpu
 	bad |= get_reg(dev, "TRCIDR2", true, &etm.trcidr2);
 	bad |= get_reg(dev, "TRCIDR8", false, &etm.trcidr8);
 	bad |= get_reg(dev, "TRCAUTHSTATUS", false, &etm.trcauthstatus);
+	if (is_ete(dev)) {
+		/* OpenCSD's ETE decoder takes the ETE version from TRCDEVARCH. */
+		etm.kind = CSD_TRACER_ETE;
+		bad |= get_reg(dev, "TRCDEVARCH", true, &etm.trcdevarch);
+	}
 	if (bad) {
 		csd_warn("%s: trace source %s skipped", dev->ini.path, dev->name);
 		return CSD_OK;
@@ -253,12 +265,12 @@ static enum csd_err read_etms(struct snap *s)
 		const char *core;
 		long cpu;
 
-		if (!strcasecmp(dev->class, "trace_source") && !is_etmv4(dev)) {
-			csd_info("%s: trace source %s of type %s is not ETMv4, ignored",
+		if (!strcasecmp(dev->class, "trace_source") && !is_tracer(dev)) {
+			csd_info("%s: trace source %s of type %s is neither ETMv4 nor ETE, ignored",
 				 dev->ini.path, dev->name, dev->type);
 			continue;
 		}
-		if (!is_etmv4(dev))
+		if (!is_tracer(dev))
 			continue;
 		core = core_of_source(s, dev);
 		if (!core_decodable(s, dev, core))
@@ -317,14 +329,14 @@ static const struct snap_dev *source_dev(const struct snap *s, const char *key)
 	return find_dev(s, name);
 }
 
-static bool source_is_etmv4(const struct snap *s, const char *key)
+static bool source_is_tracer(const struct snap *s, const char *key)
 {
 	const struct snap_dev *dev = source_dev(s, key);
 
-	return dev && is_etmv4(dev);
+	return dev && is_tracer(dev);
 }
 
-/* Is buffer @name fed by an ETMv4 source? */
+/* Is buffer @name fed by an ETMv4 or ETE source? */
 static bool buffer_fed_by_etm(const struct snap *s, const char *name, size_t n_buffers)
 {
 	bool have_map = false;
@@ -335,7 +347,7 @@ static bool buffer_fed_by_etm(const struct snap *s, const char *name, size_t n_b
 		if (strcasecmp(e->section, "source_buffers"))
 			continue;
 		have_map = true;
-		if (list_has(e->value, name) && source_is_etmv4(s, e->key))
+		if (list_has(e->value, name) && source_is_tracer(s, e->key))
 			return true;
 	}
 	/* Without [source_buffers] a lone buffer holds every source's trace. */
@@ -343,7 +355,7 @@ static bool buffer_fed_by_etm(const struct snap *s, const char *name, size_t n_b
 }
 
 /*
- * The trace ID of the one ETMv4 source [source_buffers] sends to buffer
+ * The trace ID of the one ETMv4 or ETE source [source_buffers] sends to buffer
  * @name, into *@id: what a raw (source_data) buffer holds.  Any value,
  * 0 too: a raw stream carries no trace IDs.  false when there is no such
  * source, or several.
@@ -360,7 +372,7 @@ static bool buffer_source_id(const struct snap *s, const char *name, uint8_t *id
 		if (strcasecmp(e->section, "source_buffers") || !list_has(e->value, name))
 			continue;
 		dev = source_dev(s, e->key);
-		if (!dev || !is_etmv4(dev) || get_reg(dev, "TRCTRACEIDR", false, &v) ||
+		if (!dev || !is_tracer(dev) || get_reg(dev, "TRCTRACEIDR", false, &v) ||
 		    v == UINT64_MAX)
 			continue;
 		if (found && *id != (v & CSD_TRACE_ID_MASK))
@@ -436,7 +448,7 @@ static enum csd_err read_buffer(struct snap *s, const char *id, size_t n_buffers
 		return CSD_OK;
 	}
 	if (!buffer_fed_by_etm(s, name, n_buffers)) {
-		csd_info("%s: buffer %s holds no ETMv4 trace, ignored", s->trace.path, name);
+		csd_info("%s: buffer %s holds no ETMv4 or ETE trace, ignored", s->trace.path, name);
 		return CSD_OK;
 	}
 	if (!strcasecmp(format, "coresight")) {
@@ -598,7 +610,8 @@ static enum csd_err snap_read(struct snap *s)
 		return err;
 	if (!s->d->n_etms || !s->d->n_sinks) {
 		csd_error("%s: no usable %s", s->dir,
-			  s->d->n_etms ? "trace buffer of an ETMv4 source" : "ETMv4 trace source");
+			  s->d->n_etms ? "trace buffer of an ETMv4 or ETE source" :
+			  "ETMv4 or ETE trace source");
 		return CSD_ERR_FORMAT;
 	}
 	return CSD_OK;

@@ -19,13 +19,14 @@ bool csd_snapshot_is_dir(const char *path);
  * Read the snapshot in directory @dir into @d (zeroed by the caller, freed
  * with csd_dump_free() even on failure).
  *
- * - Every ETMv4 trace source ("type=ETM4...") becomes a struct csd_etm; its
+ * - Every ETMv4 trace source ("type=ETM4...") and every ETE ("type=ETE",
+ *   which must give TRCDEVARCH) becomes a struct csd_etm; its
  *   CPU is the number at the end of the name of its core in
  *   [core_trace_sources] (cpu_3 -> 3, Cortex-A57_0 -> 0), or its position
  *   when there is none or numbers repeat.  A source whose core is of an M-
  *   or R-profile type is reported and skipped; of an unknown type, reported
  *   and kept (decoded as A-profile).
- * - Every trace buffer that an ETMv4 source feeds becomes a struct csd_sink
+ * - Every trace buffer that such a source feeds becomes a struct csd_sink
  *   (CSD_F_SAVED, plus CSD_F_FORMATTED for format=coresight); buffers of
  *   other sources only (STM, ITM) are reported and left out.
  * - Every [dump*] of a core or memory_space device becomes a struct csd_seg;
@@ -33,8 +34,8 @@ bool csd_snapshot_is_dir(const char *path);
  *   dump file is reported and skipped.
  *
  * Problems are reported through diag.h naming the file; a source that cannot
- * be used is skipped.  Fails with CSD_ERR_FORMAT if no usable ETMv4 source
- * or trace buffer remains.
+ * be used is skipped.  Fails with CSD_ERR_FORMAT if no usable ETMv4 or ETE
+ * source or trace buffer remains.
  */
 enum csd_err csd_snapshot_read(const char *dir, struct csd_dump *d);
 

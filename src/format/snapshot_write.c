@@ -61,13 +61,16 @@ static enum csd_err write_etm(const struct csd_dump *d, const struct csd_etm *et
 			      const char *dir)
 {
 	unsigned long long cpu = (unsigned long long)etm->cpu;
+	bool ete = etm->kind == CSD_TRACER_ETE;
 	struct text t;
 	char name[64];
 	enum csd_err err;
 
 	if (text_open(&t))
 		return CSD_ERR_NOMEM;
-	text_add(&t, "[device]\nname=cpu_%llu\nclass=core\ntype=ARMv8-A\n", cpu);
+	/* The decoder's instruction set: OpenCSD's name for a v8.3+ AArch64 core. */
+	text_add(&t, "[device]\nname=cpu_%llu\nclass=core\ntype=%s\n", cpu,
+		 csd_etm_is_v83(etm) ? "ARM-AA64" : "ARMv8-A");
 	for (size_t i = 0; i < d->n_segs; i++)
 		text_add(&t, "\n[dump%zu]\nfile=mem%zu.bin\naddress=0x%llx\nlength=0x%zx\n",
 			 i + 1, i, (unsigned long long)d->segs[i].vaddr, d->segs[i].len);
@@ -78,7 +81,8 @@ static enum csd_err write_etm(const struct csd_dump *d, const struct csd_etm *et
 
 	if (text_open(&t))
 		return CSD_ERR_NOMEM;
-	text_add(&t, "[device]\nname=ETM_%llu\nclass=trace_source\ntype=ETM4\n\n[regs]\n", cpu);
+	text_add(&t, "[device]\nname=ETM_%llu\nclass=trace_source\ntype=%s\n\n[regs]\n", cpu,
+		 ete ? "ETE" : "ETM4");
 	text_add(&t, "TRCCONFIGR(0x004)=0x%08llx\n", (unsigned long long)etm->trcconfigr);
 	text_add(&t, "TRCTRACEIDR(0x010)=0x%08llx\n", (unsigned long long)etm->trctraceidr);
 	text_add(&t, "TRCAUTHSTATUS(0x3EE)=0x%08llx\n", (unsigned long long)etm->trcauthstatus);
@@ -86,6 +90,8 @@ static enum csd_err write_etm(const struct csd_dump *d, const struct csd_etm *et
 	text_add(&t, "TRCIDR1(0x079)=0x%08llx\n", (unsigned long long)etm->trcidr1);
 	text_add(&t, "TRCIDR2(0x07A)=0x%08llx\n", (unsigned long long)etm->trcidr2);
 	text_add(&t, "TRCIDR8(0x060)=0x%08llx\n", (unsigned long long)etm->trcidr8);
+	if (ete)
+		text_add(&t, "TRCDEVARCH(0x3EF)=0x%08llx\n", (unsigned long long)etm->trcdevarch);
 	snprintf(name, sizeof(name), "etm_%llu.ini", cpu);
 	return text_commit(&t, dir, name);
 }
