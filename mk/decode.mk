@@ -56,7 +56,7 @@ $(DECODE_ORACLE_CHECKS): check-decode-oracle-%: $(DECODE_CSDUMP)
 DECODE_ETE_TRACES := ete_ip ete_mem ete_spec_1 trace_file_cid_vmid ts_marker
 DECODE_ETE_ORACLE := $(addprefix check-decode-oracle-ete-,$(DECODE_ETE_TRACES))
 DECODE_ETE_ROUNDTRIP := $(addprefix check-decode-roundtrip-ete-,$(DECODE_ETE_TRACES))
-DECODE_ETE_CHECKS := $(DECODE_ETE_ORACLE) $(DECODE_ETE_ROUNDTRIP) check-decode-ete-limits
+DECODE_ETE_CHECKS := $(DECODE_ETE_ORACLE) $(DECODE_ETE_ROUNDTRIP) check-decode-ete-devarch
 .PHONY: $(DECODE_ETE_CHECKS)
 
 $(DECODE_ETE_ORACLE): check-decode-oracle-ete-%: $(DECODE_CSDUMP)
@@ -67,10 +67,10 @@ $(DECODE_ETE_ROUNDTRIP): check-decode-roundtrip-ete-%: $(DECODE_CSDUMP)
 	@$(DECODE_ENV) $(HARNESS) decode-roundtrip-ete-$* tests/decode/roundtrip.sh \
 		$(DECODE_CSDUMP) $(DECODE_TRACES)/ete/$* $(abspath $(DECODE_WORK))/roundtrip-ete-$*
 
-# What csdump does not do with ETE (no TRCDEVARCH; perf.data) it refuses in one line.
-check-decode-ete-limits: $(DECODE_CSDUMP)
-	@$(DECODE_ENV) $(HARNESS) decode-ete-limits tests/decode/ete_limits.sh \
-		$(DECODE_CSDUMP) $(DECODE_TRACES)/ete/ete_ip $(abspath $(DECODE_WORK))/ete-limits
+# An ETE without TRCDEVARCH (its ETE version) is refused in one line.
+check-decode-ete-devarch: $(DECODE_CSDUMP)
+	@$(DECODE_ENV) $(HARNESS) decode-ete-devarch tests/decode/ete_devarch.sh \
+		$(DECODE_CSDUMP) $(DECODE_TRACES)/ete/ete_ip $(abspath $(DECODE_WORK))/ete-devarch
 
 CHECKS += $(DECODE_ETE_CHECKS)
 

@@ -71,6 +71,15 @@ check-unit-cs-frame: $(HOST_SAN)/tests/test_cs_frame
 check-perf-juno: $(HOST_SAN)/csdump
 	@$(HARNESS) perf-juno env $(SAN_ENV) /usr/bin/python3 tests/unit/perf_juno.py $< $(SHARED)/traces
 
+# The same for the five real ETE snapshots (raw buffers; perf's ETE metadata block).
+PERF_ETE_TRACES := ete_ip ete_mem ete_spec_1 trace_file_cid_vmid ts_marker
+PERF_ETE_CHECKS := $(addprefix check-perf-ete-,$(PERF_ETE_TRACES))
+.PHONY: $(PERF_ETE_CHECKS)
+$(PERF_ETE_CHECKS): check-perf-ete-%: $(HOST_SAN)/csdump
+	@$(HARNESS) perf-ete-$* env $(SAN_ENV) /usr/bin/python3 tests/unit/perf_juno.py $< \
+		$(SHARED)/traces ete/$*
+CHECKS += $(PERF_ETE_CHECKS)
+
 .PHONY: check-unit-registry check-unit-registry-mutate
 check-unit-registry: $(HOST_SAN)/tests/test_registry
 	@$(HARNESS) unit-registry env $(SAN_ENV) $<

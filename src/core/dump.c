@@ -156,6 +156,17 @@ void csd_etm4_pack(const struct csd_etm *etm, uint64_t out[CSD_ETM4_BLOCK_U64])
 	memcpy(out, block, sizeof(block));
 }
 
+size_t csd_tracer_pack(const struct csd_etm *etm, uint64_t out[CSD_TRACER_BLOCK_MAX_U64])
+{
+	csd_etm4_pack(etm, out);
+	if (etm->kind != CSD_TRACER_ETE)
+		return CSD_ETM4_BLOCK_U64;
+	out[0] = CSD_ETE_MAGIC;
+	out[2] = CSD_ETE_NR_PARAMS;
+	out[CSD_ETM4_BLOCK_U64] = etm->trcdevarch;
+	return CSD_ETE_BLOCK_U64;
+}
+
 bool csd_etm4_unpack(const uint64_t in[CSD_ETM4_BLOCK_U64], struct csd_etm *etm)
 {
 	*etm = (struct csd_etm){

@@ -36,7 +36,7 @@ enum csd_tracer {
 
 /*
  * ETMv4 decode metadata, in the order of perf's per-CPU block; an ETE has
- * TRCDEVARCH besides.
+ * TRCDEVARCH besides (perf's ETE block, below).
  */
 struct csd_etm {
 	uint64_t cpu;
@@ -63,6 +63,19 @@ struct csd_etm {
 #define CSD_ETM4_BLOCK_LEN	(CSD_ETM4_BLOCK_U64 * 8)
 
 void csd_etm4_pack(const struct csd_etm *etm, uint64_t out[CSD_ETM4_BLOCK_U64]);
+
+/*
+ * perf's ETE block (tools/perf/util/cs-etm.h, CS_ETE_*): the ETMv4 one with
+ * its own magic and TRCDEVARCH after TRCAUTHSTATUS.
+ */
+#define CSD_ETE_MAGIC		0x5050505050505050ull
+#define CSD_ETE_NR_PARAMS	(CSD_ETM4_NR_PARAMS + 1)
+#define CSD_ETE_BLOCK_U64	(3 + CSD_ETE_NR_PARAMS)
+#define CSD_TRACER_BLOCK_MAX_U64 CSD_ETE_BLOCK_U64
+
+/* @etm's perf block, ETMv4 or ETE by its kind, into @out; its length in u64s. */
+size_t csd_tracer_pack(const struct csd_etm *etm, uint64_t out[CSD_TRACER_BLOCK_MAX_U64]);
+
 /* Fill @etm from @in; false if @in is not an ETMv4 block (magic, count). */
 bool csd_etm4_unpack(const uint64_t in[CSD_ETM4_BLOCK_U64], struct csd_etm *etm);
 

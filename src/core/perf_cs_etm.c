@@ -4,9 +4,8 @@
  * per-CPU tracer metadata, and the AUX/AUXTRACE records of each sink.
  *
  * perf 6.1 reads header version 1 only; each tracer block is magic, cpu, the
- * number of parameters that follow, then the parameters.  ETMv4 is the only
- * tracer csdump captures today; ETE would be one more block kind (its own
- * magic, the ETMv4 parameters plus TRCDEVARCH) next to csd_etm4_pack().
+ * number of parameters that follow, then the parameters: an ETMv4 block or
+ * an ETE one (csd_tracer_pack()).
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -24,7 +23,7 @@
 
 static enum csd_err write_auxtrace_info(struct csd_perf *p, const struct csd_dump *d)
 {
-	size_t n = 3 + d->n_etms * CSD_ETM4_BLOCK_U64;
+	size_t n = 3 + d->n_etms * CSD_TRACER_BLOCK_MAX_U64;
 	struct {
 		struct perf_event_header header;
 		uint32_t type, reserved;
@@ -45,8 +44,8 @@ static enum csd_err write_auxtrace_info(struct csd_perf *p, const struct csd_dum
 	rec->priv[1] = (uint64_t)CSD_PERF_CS_ETM_PMU_TYPE << 32 | (uint32_t)d->n_etms;
 	rec->priv[2] = 0;	/* not snapshot mode */
 	n = 3;
-	for (size_t i = 0; i < d->n_etms; i++, n += CSD_ETM4_BLOCK_U64)
-		csd_etm4_pack(&d->etms[i], &rec->priv[n]);
+	for (size_t i = 0; i < d->n_etms; i++)
+		n += csd_tracer_pack(&d->etms[i], &rec->priv[n]);
 	csd_perf_record(p, rec, offsetof(__typeof__(*rec), priv) + n * 8, NULL);
 	free(rec);
 	return CSD_OK;
@@ -96,47 +95,61 @@ static void write_features(struct csd_perf *p, const struct csd_dump *d)
 		csd_perf_feat_string(p, CSD_PERF_FEAT_OSRELEASE, d->osrelease);
 }
 
-/*
- * One sink: its trace split by trace ID and re-framed, one AUX + AUXTRACE
- * queue per ETM.  perf 6.1 decodes a per-thread queue with a single packet
- * history, so a queue mixing several CPUs' trace would pair one CPU's range
- * with the next CPU's packet; one ID per queue keeps each CPU's branches its own.
- */
-static enum csd_err write_sink(struct csd_perf *p, const struct csd_dump *d,
-			       const struct csd_sink *s, const char *path,
-			       uint64_t *aux_offset, uint32_t *idx)
+/* One AUX + AUXTRACE queue: @len bytes of trace ID @id, framed. */
+static enum csd_err write_queue(struct csd_perf *p, uint8_t id, const uint8_t *data, size_t len,
+				uint64_t *aux_offset, uint32_t *idx)
 {
 	/* Per-thread mode: no pid, tid or cpu, as on the AUXTRACE records. */
 	const struct csd_perf_sample_id sid = {
 		.pid = UINT32_MAX, .tid = UINT32_MAX, .cpu = UINT32_MAX, .id = CS_EVENT_ID,
 	};
+	uint8_t *frames;
+	size_t n;
+
+	if (csd_frames_format(id, data, len, &frames, &n))
+		return CSD_ERR_NOMEM;
+	csd_perf_aux(p, *aux_offset, n, 0, &sid);
+	csd_perf_auxtrace(p, frames, n, *aux_offset, (*idx)++, UINT32_MAX, UINT32_MAX);
+	*aux_offset += n;
+	free(frames);
+	return CSD_OK;
+}
+
+/*
+ * One sink: its trace split by trace ID and re-framed, one AUX + AUXTRACE
+ * queue per ETM.  perf 6.1 decodes a per-thread queue with a single packet
+ * history, so a queue mixing several CPUs' trace would pair one CPU's range
+ * with the next CPU's packet; one ID per queue keeps each CPU's branches its own.
+ * A raw sink (a TRBE's, a source_data buffer) is one trace unit's stream: framed
+ * with that unit's trace ID, it is one such queue.
+ */
+static enum csd_err write_sink(struct csd_perf *p, const struct csd_dump *d,
+			       const struct csd_sink *s, const char *path,
+			       uint64_t *aux_offset, uint32_t *idx)
+{
 	struct csd_streams st = { 0 };
+	enum csd_err err = CSD_OK;
 
 	if (!(s->flags & CSD_F_FORMATTED)) {
-		csd_warn("%s: sink %s holds raw (unformatted) trace, left out of perf.data",
-			 path, s->name);
-		return CSD_OK;
+		if (!s->source_known || !csd_trace_id_valid(s->source_id) ||
+		    !csd_dump_etm_by_trace_id(d, s->source_id)) {
+			csd_warn("%s: sink %s holds raw trace of no trace unit with a valid "
+				 "trace ID, left out of perf.data", path, s->name);
+			return CSD_OK;
+		}
+		return s->len ? write_queue(p, s->source_id, s->data, s->len, aux_offset, idx) :
+		       CSD_OK;
 	}
 	if (csd_frames_demux(s->data, s->len, &st))
 		return CSD_ERR_NOMEM;
-	for (size_t i = 0; i < d->n_etms; i++) {
+	for (size_t i = 0; i < d->n_etms && !err; i++) {
 		uint8_t id = csd_etm_trace_id(&d->etms[i]);
-		uint8_t *frames;
-		size_t len;
 
-		if (id >= CSD_TRACE_ID_MAX || !st.len[id])
-			continue;
-		if (csd_frames_format(id, st.data[id], st.len[id], &frames, &len)) {
-			csd_streams_free(&st);
-			return CSD_ERR_NOMEM;
-		}
-		csd_perf_aux(p, *aux_offset, len, 0, &sid);
-		csd_perf_auxtrace(p, frames, len, *aux_offset, (*idx)++, UINT32_MAX, UINT32_MAX);
-		*aux_offset += len;
-		free(frames);
+		if (id < CSD_TRACE_ID_MAX && st.len[id])
+			err = write_queue(p, id, st.data[id], st.len[id], aux_offset, idx);
 	}
 	csd_streams_free(&st);
-	return CSD_OK;
+	return err;
 }
 
 enum csd_err csd_perf_write_cs_etm(const struct csd_dump *d, const char *path)
@@ -163,14 +176,6 @@ enum csd_err csd_perf_write_cs_etm(const struct csd_dump *d, const char *path)
 	if (!d->n_etms) {
 		csd_error("%s: no ETM metadata: perf cannot decode without it", path);
 		return CSD_ERR_NOTRACE;
-	}
-	for (size_t i = 0; i < d->n_etms; i++) {
-		if (d->etms[i].kind == CSD_TRACER_ETE) {
-			csd_error("%s: CPU %llu traces with an ETE: perf.data with ETE "
-				  "metadata is not written yet", path,
-				  (unsigned long long)d->etms[i].cpu);
-			return CSD_ERR_FORMAT;
-		}
 	}
 	err = csd_perf_open(&p, path);
 	if (err)
