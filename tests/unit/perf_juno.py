@@ -86,21 +86,7 @@ def perf_units(data):
 
 def cpu_of_trace_id(snap):
     """{trace ID: cpu number} from the snapshot's own files."""
-    top = ini(os.path.join(snap, "snapshot.ini"))
-    trace = ini(os.path.join(snap, top["trace"]["metadata"]))
-    source_to_core = {v: k for k, v in trace["core_trace_sources"].items()}
-    out = {}
-    for dev in top["device_list"].values():
-        d = ini(os.path.join(snap, dev))
-        name = d["device"]["name"]
-        kind = d["device"].get("type", "").upper()
-        if not kind.startswith("ETM4") and kind != "ETE":
-            continue
-        regs = {k.split("(")[0].upper(): v for k, v in d["regs"].items()}
-        tid = int(regs["TRCTRACEIDR"], 16) & 0x7F
-        core = source_to_core[name]
-        out[tid] = int(re.search(r"(\d+)$", core).group(1))
-    return out
+    return {regs["TRCTRACEIDR"] & 0x7F: cpu for cpu, (_, regs) in snapshot_units(snap).items()}
 
 
 def lister_ranges(snap, work):
