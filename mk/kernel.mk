@@ -71,9 +71,22 @@ $(KERNEL_HW_STAMP): $(KERNEL_INPUTS) | $(DEPS_STAMP)
 	@echo "kernel-hw: $(KERNEL_HW_IMAGE)"
 
 # KUnit in QEMU arm64 (two CPUs: one test holds the registry lock on the
-# other CPU while the panic walk runs).
-kunit: kernel-tree
-	flock $(KBUILD_LOCK) tests/kunit/run.sh $(KERNEL_SRC) $(KUNIT_OUT)
+# other CPU while the panic walk runs), in the kernel-hw build that the
+# e2e-hw scenarios boot (kernel/configs/hw/kunit.config): no kernel build
+# of its own.
+kunit: kernel-hw qemu
+	tests/kunit/run.sh $(KERNEL_HW_IMAGE) $(QEMU_BIN) $(KERNEL_SRC) $(KUNIT_OUT)
+
+# The same suite as an upstream developer runs it: kunit.py builds its own
+# kernel from tests/kunit/coresight-kdump.kunitconfig (about 15 minutes on
+# two cores).  Not part of make check, which runs `kunit`.
+.PHONY: kunit-standalone
+kunit-standalone: kernel-tree
+	cd $(KERNEL_SRC) && flock $(KBUILD_LOCK) python3 tools/testing/kunit/kunit.py run \
+		--arch=arm64 --cross_compile=aarch64-linux-gnu- \
+		--build_dir=$(abspath $(KUNIT_OUT))-standalone \
+		--kunitconfig=$(abspath tests/kunit/coresight-kdump.kunitconfig) \
+		--qemu_args='-smp 2' --make_options=-j2 --timeout=300
 
 # The series' checks, cheapest first; all of them, and KUnit, run in `make check`.
 CHECKS += check-kernel-apply check-kernel-checkpatch check-kernel-build \
@@ -104,5 +117,6 @@ check-kernel-panicpath: kernel-tree
 check-kernel-nokdump: kernel-tree
 	@$(HARNESS) kernel-nokdump kernel/scripts/check.sh nokdump $(KERNEL_SRC) $(BUILD)/kernel-check
 
-check-kunit: kernel-tree
-	@$(HARNESS) kunit-coresight-kdump flock $(KBUILD_LOCK) tests/kunit/run.sh $(KERNEL_SRC) $(KUNIT_OUT)
+check-kunit: kernel-hw qemu
+	@$(HARNESS) kunit-coresight-kdump tests/kunit/run.sh $(KERNEL_HW_IMAGE) $(QEMU_BIN) \
+		$(KERNEL_SRC) $(KUNIT_OUT)
