@@ -3,8 +3,9 @@
 """panic_path.py SRC: what the panic save runs takes no lock and sleeps not.
 
 Every function a sink registers as its panic save (`.panic_save = fn`) runs
-in the panic notifier: interrupts off, the registry's raw spinlock held,
-possibly in hard-IRQ context.  From each, follow the direct calls to
+in the panic notifier, and its stop (`.panic_stop = fn`) in the die
+notifier of an oops that will panic: interrupts off, the registry's raw
+spinlock held, possibly in hard-IRQ context.  From each, follow the direct calls to
 functions defined in the CoreSight directory (kernel style: a definition
 starts in column 0 and ends at the first "}" in column 0) and fail on a
 call that takes a lock, sleeps or allocates.  A spinlock_t is a sleeping
@@ -28,7 +29,7 @@ FORBIDDEN = re.compile(
 DEF = re.compile(r"^(?:static\s+)?(?:inline\s+)?[\w\s\*]*?\b(\w+)\(([^;{]*?)\)\s*$\n\{",
                  re.M)
 CALL = re.compile(r"\b([a-z_]\w*)\s*\(")
-SAVE = re.compile(r"\.panic_save\s*=\s*(\w+)")
+SAVE = re.compile(r"\.panic_(?:save|stop)\s*=\s*(\w+)")
 
 
 def uncomment(text):
@@ -60,7 +61,7 @@ def main():
             defs.setdefault(fn, (name, body))
         saves += [(name, s) for s in SAVE.findall(text)]
     if not saves:
-        print("panic_path: no .panic_save in drivers/hwtracing/coresight")
+        print("panic_path: no .panic_save or .panic_stop in drivers/hwtracing/coresight")
         return 1
     bad = 0
     for where, root in saves:

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """How much of a saved trace the panicking CPU spent after the failure.
 
-    after_fault.py SNAPSHOT VMLINUX CONSOLE KIND [DECODE.jsonl RING_DIR]
+    after_fault.py [--max-after N] [--stop-at FUNC] [--sink-stop-early] SNAPSHOT VMLINUX CONSOLE KIND [DECODE.jsonl RING_DIR]
 
 SNAPSHOT is `csdump snapshot` of the vmcore; KIND the crash kind (sysrq,
 softlockup: the failure is the call of panic(); oops, bug: the exception
@@ -24,7 +24,18 @@ at panic, or the last at el1h_64_sync before it) to the end of the saved
 trace, as QEMU recorded them, whether or not the sink kept them; and
 to_save=S: those from the failure to the save's panic notifier
 (coresight_kdump_panic), whatever the sink.
+
+last=F: the function the CPU's last decoded range starts in.
+
+With --max-after N it exits 1 (after the line) unless the failure is in
+the saved trace with at most N instructions of that CPU's after it; with
+--stop-at F, unless the failure is in it and that CPU's trace ends in F.
+to_sink_stop=T: from the record, the instructions from the failure to the
+CPU's first call of tmc_kdump_flush_and_stop() (the TMC's stop: at the
+oops, kernel patch 0027, or in the save); --sink-stop-early fails unless
+that call came before panic().
 """
+import bisect
 import configparser
 import os
 import re
@@ -64,25 +75,34 @@ def panicking_cpu(console):
     raise SystemExit('after_fault.py: no "CPU: N PID" line after the crash in ' + console)
 
 
+def record(rings, cpu, vmlinux):
+    """QEMU's record of what the CPU executed in vmlinux's text, as runs."""
+    return check_exec.oracle_runs(os.path.join(rings, 'cpu%d.ring' % cpu),
+                                  (symbol(vmlinux, '_text'), symbol(vmlinux, '_etext')))
+
+
 def executed(decode, rings, cpu, kind, vmlinux):
     """Instructions from the failure to the trace's end, in the record."""
     segs = check_exec.decoded_segments(decode)
     if cpu not in segs:
         return 'unknown'    # nothing of that CPU decodes
     dec = segs[cpu][-1][-200000:]
-    orc = check_exec.oracle_runs(os.path.join(rings, 'cpu%d.ring' % cpu),
-                                 (symbol(vmlinux, '_text'), symbol(vmlinux, '_etext')))
+    orc = record(rings, cpu, vmlinux)
     end, why = check_exec.find(dec, orc)
     if end is None:
-        raise SystemExit('after_fault.py: the trace is not in the record: ' + why)
+        print('after_fault.py: the trace is not in the record: ' + why, file=sys.stderr)
+        return 'unknown'
     panic = symbol(vmlinux, 'panic')
     entry = symbol(vmlinux, 'el1h_64_sync')
     at = None
     for j in range(end, -1, -1):
         if orc[j][0] == panic:
             at = j
-    if at is not None and kind not in ('sysrq', 'softlockup'):
-        at = next((j for j in range(at, -1, -1) if orc[j][0] == entry), None)
+    if kind not in ('sysrq', 'softlockup'):
+        # A trace stopped before panic() (at the oops' start) ends after
+        # the fault: its exception is the last one before the end.
+        at = next((j for j in range(end if at is None else at, -1, -1)
+                   if orc[j][0] == entry), None)
     if at is None:
         return 'unknown'
     n = sum((orc[j][1] - orc[j][0]) // 4 for j in range(at, end) if orc[j][1])
@@ -91,8 +111,7 @@ def executed(decode, rings, cpu, kind, vmlinux):
 
 def to_save(rings, cpu, kind, vmlinux):
     """Instructions from the failure to the save's panic notifier, recorded."""
-    orc = check_exec.oracle_runs(os.path.join(rings, 'cpu%d.ring' % cpu),
-                                 (symbol(vmlinux, '_text'), symbol(vmlinux, '_etext')))
+    orc = record(rings, cpu, vmlinux)
     save = symbol(vmlinux, 'coresight_kdump_panic')
     panic = symbol(vmlinux, 'panic')
     entry = symbol(vmlinux, 'el1h_64_sync')
@@ -107,7 +126,45 @@ def to_save(rings, cpu, kind, vmlinux):
     return str(sum((orc[j][1] - orc[j][0]) // 4 for j in range(at, end) if orc[j][1]))
 
 
+def function_at(vmlinux, addr):
+    """The name of the vmlinux text symbol whose code holds addr."""
+    syms = sorted((a, n) for n, a in check_exec.symbols(vmlinux).items())
+    i = bisect.bisect_right([a for a, _ in syms], addr) - 1
+    return syms[i][1] if i >= 0 else '?'
+
+
+def sink_stop(rings, cpu, kind, vmlinux):
+    """(instructions from the failure to the TMC's stop, stopped before
+    panic()?), from the record; (None, False) when it has neither."""
+    orc = record(rings, cpu, vmlinux)
+    stop = symbol(vmlinux, 'tmc_kdump_flush_and_stop')
+    panic = symbol(vmlinux, 'panic')
+    entry = symbol(vmlinux, 'el1h_64_sync')
+    end = next((j for j in range(len(orc)) if orc[j][0] == stop), None)
+    if end is None:
+        return None, False
+    first_panic = next((j for j in range(len(orc)) if orc[j][0] == panic), len(orc))
+    at = first_panic if kind in ('sysrq', 'softlockup') else next(
+        (j for j in range(min(end, first_panic), -1, -1) if orc[j][0] == entry), None)
+    if at is None or at > end:
+        return None, False
+    n = sum((orc[j][1] - orc[j][0]) // 4 for j in range(at, end) if orc[j][1])
+    return n, end < first_panic
+
+
 def main():
+    limit = stop_at = None
+    early = False
+    while len(sys.argv) > 1 and sys.argv[1] in ('--max-after', '--stop-at', '--sink-stop-early'):
+        if sys.argv[1] == '--sink-stop-early':
+            early = True
+            del sys.argv[1]
+            continue
+        if sys.argv[1] == '--max-after':
+            limit = int(sys.argv[2])
+        else:
+            stop_at = sys.argv[2]
+        del sys.argv[1:3]
     if len(sys.argv) not in (5, 7):
         sys.exit(__doc__)
     snap, vmlinux, console, kind = sys.argv[1:5]
@@ -159,13 +216,27 @@ def main():
     insns = sum(int(RANGE.search(b).group(3)) for _, _, k, b in after
                 if k == 'INSTR_RANGE' and RANGE.search(b))
     first = int(after[0][0]) if after else len(stream)
-    line = ('%s cpu=%d sink=%d cpu_bytes=%d found=%s insns_after=%d bytes_after=%d'
+    ranges = [RANGE.search(b) for _, _, k, b in elems if k == 'INSTR_RANGE']
+    ranges = [r for r in ranges if r]
+    last = function_at(vmlinux, int(ranges[-1].group(1), 16)) if ranges else 'none'
+    line = ('%s cpu=%d sink=%d cpu_bytes=%d found=%s insns_after=%d bytes_after=%d last=%s'
             % (kind, cpu, len(sink), len(stream), 'yes' if at is not None else 'no',
-               insns, len(stream) - first))
+               insns, len(stream) - first, last))
     if len(sys.argv) == 7:
         line += ' executed=' + executed(sys.argv[5], sys.argv[6], cpu, kind, vmlinux)
         line += ' to_save=' + to_save(sys.argv[6], cpu, kind, vmlinux)
+        to_stop, before_panic = sink_stop(sys.argv[6], cpu, kind, vmlinux)
+        line += ' to_sink_stop=%s%s' % (to_stop, ' (before panic)' if before_panic else '')
     print(line)
+    if early and not (len(sys.argv) == 7 and before_panic):
+        sys.exit('after_fault.py: FAIL: the sink did not stop before panic() was called')
+    if (limit is not None or stop_at) and at is None:
+        sys.exit('after_fault.py: FAIL: the failure is not in the saved trace')
+    if limit is not None and insns > limit:
+        sys.exit('after_fault.py: FAIL: %d instructions after the failure, more than %d'
+                 % (insns, limit))
+    if stop_at and last != stop_at:
+        sys.exit('after_fault.py: FAIL: the trace ends in %s, not %s' % (last, stop_at))
 
 
 if __name__ == '__main__':
