@@ -110,23 +110,22 @@ CHECKS += $(addprefix check-e2e-hw-stack-,$(E2E_HW_STACK))
 # In the real-execution scenarios of make check the failing CPU's trace,
 # decoded alone by OpenCSD (oracle/after_fault.py, on the scenario's own
 # vmcore: no QEMU run of its own), must hold the failure (the call of
-# panic(), the fault's exception), end in bust_spinlocks(), and have at
-# most E2E_HW_STOP_MAX_<scenario> of its instructions after the failure:
-# 2,000 after panic() (measured: 491, interrupts off); after a kernel
-# fault, 50,000 on this PROVE_LOCKING kernel: measured 5,524 (about 4,300
-# of them lockdep and irq-flag tracing in the fault's entry and mmap_lock)
-# and, when a timer interrupt came in the fault's handling, 22,809; issue
-# 15's 2,000 is not met there.  A shared ETF does not pass yet: tests/e2e-hw/README.md.
+# panic(), the fault's exception) and end in bust_spinlocks(), with at most
+# 2,000 instructions after panic() (measured: 491; interrupts are off) and,
+# after a kernel fault, at most 10,000 outside interrupt handlers (measured
+# 5,524 in three runs, about 4,300 of them lockdep and irq-flag tracing on
+# this PROVE_LOCKING kernel: issue 15's 2,000 is not met there; with the
+# timer interrupts that come in the fault's handling, 5,524 to 73,252,
+# depending on the emulation's speed).  For the oops, QEMU's record must
+# also show the ETR stopped before panic() was called (0027).  A shared
+# ETF does not pass yet: tests/e2e-hw/README.md.
 E2E_HW_STOP_CHECK := exec-etr-sg-sysrq exec-etr-sg-rsbb-oops
-E2E_HW_STOP_MAX_exec-etr-sg-sysrq     := 2000
-E2E_HW_STOP_MAX_exec-etr-sg-rsbb-oops := 50000
-# ... and the oops stops the ETR from the die notifier (0027), before
-# panic() is called, by QEMU's record of the failing CPU.
-E2E_HW_STOP_OPTS_exec-etr-sg-rsbb-oops := --sink-stop-early
+E2E_HW_STOP_OPTS_exec-etr-sg-sysrq     := --max-after 2000
+E2E_HW_STOP_OPTS_exec-etr-sg-rsbb-oops := --max-own 10000 --sink-stop-early
 .PHONY: $(addprefix check-e2e-hw-stop-,$(E2E_HW_STOP_CHECK))
 $(addprefix check-e2e-hw-stop-,$(E2E_HW_STOP_CHECK)): check-e2e-hw-stop-%: check-e2e-hw-%
 	@$(HARNESS) e2e-hw-stop-$* tests/e2e-hw/oracle/after_fault.py \
-		--max-after $(E2E_HW_STOP_MAX_$*) --stop-at bust_spinlocks $(E2E_HW_STOP_OPTS_$*) \
+		$(E2E_HW_STOP_OPTS_$*) --stop-at bust_spinlocks \
 		$(E2E_HW)/$*/snapshot $(KERNEL_HW_VMLINUX) $(E2E_HW)/$*/console.log \
 		$(lastword $(subst -, ,$*)) $(E2E_HW)/$*/decode.jsonl $(E2E_HW)/$*/models
 

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """How much of a saved trace the panicking CPU spent after the failure.
 
-    after_fault.py [--max-after N] [--stop-at FUNC] [--sink-stop-early] SNAPSHOT VMLINUX CONSOLE KIND [DECODE.jsonl RING_DIR]
+    after_fault.py [--max-after N] [--max-own N] [--stop-at FUNC] [--sink-stop-early]
+                   SNAPSHOT VMLINUX CONSOLE KIND [DECODE.jsonl RING_DIR]
 
 SNAPSHOT is `csdump snapshot` of the vmcore; KIND the crash kind (sysrq,
 softlockup: the failure is the call of panic(); oops, bug: the exception
@@ -26,6 +27,10 @@ to_save=S: those from the failure to the save's panic notifier
 (coresight_kdump_panic), whatever the sink.
 
 last=F: the function the CPU's last decoded range starts in.
+
+own=O: those of insns_after that are not in an interrupt's handler (from
+an IRQ or FIQ exception to the range at its return address), which the
+emulation's timing does not change; --max-own N bounds them.
 
 With --max-after N it exits 1 (after the line) unless the failure is in
 the saved trace with at most N instructions of that CPU's after it; with
@@ -52,6 +57,8 @@ import check_exec  # noqa: E402
 ELEM = re.compile(r'Idx:(\d+); ID:([0-9a-fA-F]+);\s+OCSD_GEN_TRC_ELEM_(\w+)\((.*)\)')
 RANGE = re.compile(r'exec range=(0x[0-9a-f]+):\[(0x[0-9a-f]+)\] num_i\((\d+)\)')
 EXC = re.compile(r'excep num \((0x[0-9a-f]+)\)')
+RET = re.compile(r'pref ret addr:(0x[0-9a-f]+)')
+IRQS = {0xe, 0xf}                # IRQ, FIQ
 FAULTS = {0x3, 0x6, 0xb, 0xc}    # trap, instruction debug (BRK), faults
 
 
@@ -126,6 +133,26 @@ def to_save(rings, cpu, kind, vmlinux):
     return str(sum((orc[j][1] - orc[j][0]) // 4 for j in range(at, end) if orc[j][1]))
 
 
+def own_insns(after):
+    """Instructions of the elements that are not in an interrupt's handler:
+    from an IRQ or FIQ exception to the range that starts at its preferred
+    return address, nested."""
+    n, returns = 0, []
+    for _, _, k, b in after:
+        e, r = EXC.search(b), RET.search(b)
+        if k == 'EXCEPTION' and e and r and int(e.group(1), 16) in IRQS:
+            returns.append(int(r.group(1), 16))
+            continue
+        m = RANGE.search(b) if k == 'INSTR_RANGE' else None
+        if not m:
+            continue
+        if returns and int(m.group(1), 16) == returns[-1]:
+            returns.pop()
+        if not returns:
+            n += int(m.group(3))
+    return n
+
+
 def function_at(vmlinux, addr):
     """The name of the vmlinux text symbol whose code holds addr."""
     syms = sorted((a, n) for n, a in check_exec.symbols(vmlinux).items())
@@ -153,15 +180,18 @@ def sink_stop(rings, cpu, kind, vmlinux):
 
 
 def main():
-    limit = stop_at = None
+    limit = own_limit = stop_at = None
     early = False
-    while len(sys.argv) > 1 and sys.argv[1] in ('--max-after', '--stop-at', '--sink-stop-early'):
+    opts = ('--max-after', '--max-own', '--stop-at', '--sink-stop-early')
+    while len(sys.argv) > 1 and sys.argv[1] in opts:
         if sys.argv[1] == '--sink-stop-early':
             early = True
             del sys.argv[1]
             continue
         if sys.argv[1] == '--max-after':
             limit = int(sys.argv[2])
+        elif sys.argv[1] == '--max-own':
+            own_limit = int(sys.argv[2])
         else:
             stop_at = sys.argv[2]
         del sys.argv[1:3]
@@ -219,9 +249,10 @@ def main():
     ranges = [RANGE.search(b) for _, _, k, b in elems if k == 'INSTR_RANGE']
     ranges = [r for r in ranges if r]
     last = function_at(vmlinux, int(ranges[-1].group(1), 16)) if ranges else 'none'
-    line = ('%s cpu=%d sink=%d cpu_bytes=%d found=%s insns_after=%d bytes_after=%d last=%s'
+    own = own_insns(after) if at is not None else 0
+    line = ('%s cpu=%d sink=%d cpu_bytes=%d found=%s insns_after=%d own=%d bytes_after=%d last=%s'
             % (kind, cpu, len(sink), len(stream), 'yes' if at is not None else 'no',
-               insns, len(stream) - first, last))
+               insns, own, len(stream) - first, last))
     if len(sys.argv) == 7:
         line += ' executed=' + executed(sys.argv[5], sys.argv[6], cpu, kind, vmlinux)
         line += ' to_save=' + to_save(sys.argv[6], cpu, kind, vmlinux)
@@ -235,6 +266,9 @@ def main():
     if limit is not None and insns > limit:
         sys.exit('after_fault.py: FAIL: %d instructions after the failure, more than %d'
                  % (insns, limit))
+    if own_limit is not None and own > own_limit:
+        sys.exit('after_fault.py: FAIL: %d instructions after the failure outside interrupt'
+                 ' handlers, more than %d' % (own, own_limit))
     if stop_at and last != stop_at:
         sys.exit('after_fault.py: FAIL: the trace ends in %s, not %s' % (last, stop_at))
 
