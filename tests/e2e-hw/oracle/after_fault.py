@@ -40,6 +40,7 @@ CPU's first call of tmc_kdump_flush_and_stop() (the TMC's stop: at the
 oops, kernel patch 0027, or in the save); --sink-stop-early fails unless
 that call came before panic().
 """
+import argparse
 import bisect
 import configparser
 import os
@@ -88,6 +89,24 @@ def record(rings, cpu, vmlinux):
                                   (symbol(vmlinux, '_text'), symbol(vmlinux, '_etext')))
 
 
+def failure_at(orc, upto, kind, vmlinux):
+    """The record's index of the failure at or before upto: the first call
+    of panic() (sysrq, softlockup) or, for a fault, the last exception entry
+    before it (before upto when the trace stopped ahead of panic())."""
+    panic = symbol(vmlinux, 'panic')
+    at = next((j for j in range(upto + 1) if orc[j][0] == panic), None)
+    if kind in ('sysrq', 'softlockup'):
+        return at
+    entry = symbol(vmlinux, 'el1h_64_sync')
+    return next((j for j in range(upto if at is None else at, -1, -1)
+                 if orc[j][0] == entry), None)
+
+
+def run_insns(orc, start, end):
+    """Instructions of the record's runs [start, end)."""
+    return sum((orc[j][1] - orc[j][0]) // 4 for j in range(start, end) if orc[j][1])
+
+
 def executed(decode, rings, cpu, kind, vmlinux):
     """Instructions from the failure to the trace's end, in the record."""
     segs = check_exec.decoded_segments(decode)
@@ -99,38 +118,19 @@ def executed(decode, rings, cpu, kind, vmlinux):
     if end is None:
         print('after_fault.py: the trace is not in the record: ' + why, file=sys.stderr)
         return 'unknown'
-    panic = symbol(vmlinux, 'panic')
-    entry = symbol(vmlinux, 'el1h_64_sync')
-    at = None
-    for j in range(end, -1, -1):
-        if orc[j][0] == panic:
-            at = j
-    if kind not in ('sysrq', 'softlockup'):
-        # A trace stopped before panic() (at the oops' start) ends after
-        # the fault: its exception is the last one before the end.
-        at = next((j for j in range(end if at is None else at, -1, -1)
-                   if orc[j][0] == entry), None)
+    at = failure_at(orc, end, kind, vmlinux)
     if at is None:
         return 'unknown'
-    n = sum((orc[j][1] - orc[j][0]) // 4 for j in range(at, end) if orc[j][1])
-    return str(n + (dec[-1][1] - orc[end][0]) // 4)
+    return str(run_insns(orc, at, end) + (dec[-1][1] - orc[end][0]) // 4)
 
 
 def to_save(rings, cpu, kind, vmlinux):
     """Instructions from the failure to the save's panic notifier, recorded."""
     orc = record(rings, cpu, vmlinux)
     save = symbol(vmlinux, 'coresight_kdump_panic')
-    panic = symbol(vmlinux, 'panic')
-    entry = symbol(vmlinux, 'el1h_64_sync')
     end = next((j for j in range(len(orc) - 1, -1, -1) if orc[j][0] == save), None)
-    if end is None:
-        return 'unknown'
-    at = next((j for j in range(end, -1, -1) if orc[j][0] == panic), None)
-    if at is not None and kind not in ('sysrq', 'softlockup'):
-        at = next((j for j in range(at, -1, -1) if orc[j][0] == entry), None)
-    if at is None:
-        return 'unknown'
-    return str(sum((orc[j][1] - orc[j][0]) // 4 for j in range(at, end) if orc[j][1]))
+    at = None if end is None else failure_at(orc, end, kind, vmlinux)
+    return 'unknown' if at is None else str(run_insns(orc, at, end))
 
 
 def own_insns(after):
@@ -166,38 +166,26 @@ def sink_stop(rings, cpu, kind, vmlinux):
     orc = record(rings, cpu, vmlinux)
     stop = symbol(vmlinux, 'tmc_kdump_flush_and_stop')
     panic = symbol(vmlinux, 'panic')
-    entry = symbol(vmlinux, 'el1h_64_sync')
     end = next((j for j in range(len(orc)) if orc[j][0] == stop), None)
-    if end is None:
+    at = None if end is None else failure_at(orc, end, kind, vmlinux)
+    if at is None:
         return None, False
-    first_panic = next((j for j in range(len(orc)) if orc[j][0] == panic), len(orc))
-    at = first_panic if kind in ('sysrq', 'softlockup') else next(
-        (j for j in range(min(end, first_panic), -1, -1) if orc[j][0] == entry), None)
-    if at is None or at > end:
-        return None, False
-    n = sum((orc[j][1] - orc[j][0]) // 4 for j in range(at, end) if orc[j][1])
-    return n, end < first_panic
+    before = all(orc[j][0] != panic for j in range(end))
+    return run_insns(orc, at, end), before
 
 
 def main():
-    limit = own_limit = stop_at = None
-    early = False
-    opts = ('--max-after', '--max-own', '--stop-at', '--sink-stop-early')
-    while len(sys.argv) > 1 and sys.argv[1] in opts:
-        if sys.argv[1] == '--sink-stop-early':
-            early = True
-            del sys.argv[1]
-            continue
-        if sys.argv[1] == '--max-after':
-            limit = int(sys.argv[2])
-        elif sys.argv[1] == '--max-own':
-            own_limit = int(sys.argv[2])
-        else:
-            stop_at = sys.argv[2]
-        del sys.argv[1:3]
-    if len(sys.argv) not in (5, 7):
+    ap = argparse.ArgumentParser(usage=__doc__)
+    ap.add_argument('--max-after', type=int)
+    ap.add_argument('--max-own', type=int)
+    ap.add_argument('--stop-at')
+    ap.add_argument('--sink-stop-early', action='store_true')
+    ap.add_argument('args', nargs='+')
+    opt = ap.parse_args()
+    if len(opt.args) not in (4, 6):
         sys.exit(__doc__)
-    snap, vmlinux, console, kind = sys.argv[1:5]
+    snap, vmlinux, console, kind = opt.args[:4]
+    decode, rings = opt.args[4:] or (None, None)
     cpu = panicking_cpu(console)
     ini = configparser.ConfigParser()
     ini.read(os.path.join(snap, 'trace.ini'))
@@ -253,24 +241,26 @@ def main():
     line = ('%s cpu=%d sink=%d cpu_bytes=%d found=%s insns_after=%d own=%d bytes_after=%d last=%s'
             % (kind, cpu, len(sink), len(stream), 'yes' if at is not None else 'no',
                insns, own, len(stream) - first, last))
-    if len(sys.argv) == 7:
-        line += ' executed=' + executed(sys.argv[5], sys.argv[6], cpu, kind, vmlinux)
-        line += ' to_save=' + to_save(sys.argv[6], cpu, kind, vmlinux)
-        to_stop, before_panic = sink_stop(sys.argv[6], cpu, kind, vmlinux)
+    before_panic = False
+    if rings:
+        line += ' executed=' + executed(decode, rings, cpu, kind, vmlinux)
+        line += ' to_save=' + to_save(rings, cpu, kind, vmlinux)
+        to_stop, before_panic = sink_stop(rings, cpu, kind, vmlinux)
         line += ' to_sink_stop=%s%s' % (to_stop, ' (before panic)' if before_panic else '')
     print(line)
-    if early and not (len(sys.argv) == 7 and before_panic):
+    if opt.sink_stop_early and not before_panic:
         sys.exit('after_fault.py: FAIL: the sink did not stop before panic() was called')
-    if (limit is not None or stop_at) and at is None:
+    checks = opt.max_after is not None or opt.max_own is not None or opt.stop_at
+    if checks and at is None:
         sys.exit('after_fault.py: FAIL: the failure is not in the saved trace')
-    if limit is not None and insns > limit:
+    if opt.max_after is not None and insns > opt.max_after:
         sys.exit('after_fault.py: FAIL: %d instructions after the failure, more than %d'
-                 % (insns, limit))
-    if own_limit is not None and own > own_limit:
+                 % (insns, opt.max_after))
+    if opt.max_own is not None and own > opt.max_own:
         sys.exit('after_fault.py: FAIL: %d instructions after the failure outside interrupt'
-                 ' handlers, more than %d' % (own, own_limit))
-    if stop_at and last != stop_at:
-        sys.exit('after_fault.py: FAIL: the trace ends in %s, not %s' % (last, stop_at))
+                 ' handlers, more than %d' % (own, opt.max_own))
+    if opt.stop_at and last != opt.stop_at:
+        sys.exit('after_fault.py: FAIL: the trace ends in %s, not %s' % (last, opt.stop_at))
 
 
 if __name__ == '__main__':
