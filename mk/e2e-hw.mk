@@ -132,6 +132,24 @@ $(addprefix check-e2e-hw-stop-,$(E2E_HW_STOP_CHECK)): check-e2e-hw-stop-%: check
 e2e-hw: $(addprefix check-e2e-hw-stop-,$(E2E_HW_STOP_CHECK))
 CHECKS += $(addprefix check-e2e-hw-stop-,$(E2E_HW_STOP_CHECK))
 
+# What stopped each CPU's trace (record ABI version 2, kernel patches
+# 0028-0029): the failing CPU's record says fault at the oops' pc (the
+# console's report) or panic, every other CPU's says the crash-stop IPI at
+# the pc of a crash note, each sink what stopped it; csdump's decode of the
+# vmcore marks the fault's exception and says why each CPU's trace ends
+# (tests/e2e-hw/check_stop.py).  On the scenarios' own outputs.
+E2E_HW_STOPINFO := exec-etr-sg-sysrq exec-etr-sg-rsbb-oops etf-oops
+E2E_HW_STOPINFO_OPTS_exec-etr-sg-rsbb-oops := --sink fault
+E2E_HW_STOPINFO_OPTS_etf-oops := --sink fault --no-mark
+.PHONY: $(addprefix check-e2e-hw-stopinfo-,$(E2E_HW_STOPINFO))
+$(addprefix check-e2e-hw-stopinfo-,$(E2E_HW_STOPINFO)): check-e2e-hw-stopinfo-%: check-e2e-hw-%
+	@$(HARNESS) e2e-hw-stopinfo-$* tests/e2e-hw/check_stop.py $(E2E_HW_STOPINFO_OPTS_$*) \
+		$(E2E_HW)/$*/vmcore $(KERNEL_HW_VMLINUX) $(E2E_HW)/$*/console.log \
+		$(lastword $(subst -, ,$*)) $(E2E_HW)/$*
+
+e2e-hw: $(addprefix check-e2e-hw-stopinfo-,$(E2E_HW_STOPINFO))
+CHECKS += $(addprefix check-e2e-hw-stopinfo-,$(E2E_HW_STOPINFO))
+
 # How much trace the panicking CPU makes between the failure and the sink's
 # stop (issue 13's table; issue 15 is judged by it): real execution, an ETF
 # of 4, 16 and 64 KiB, each crash kind; tests/e2e-hw/oracle/after_fault.py.

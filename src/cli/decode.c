@@ -334,6 +334,8 @@ static int decode_run(int argc, char **argv, bool report)
 		/* JSON lines leave whole, should the decoder crash (isolate.h). */
 		j.out = a.fmt == CSD_RENDER_JSONL ? csd_safe_out_open() : stdout;
 		j.r = csd_render_new(j.out, a.fmt, j.syms, (size_t)a.last, a.lines);
+		if (j.r)
+			csd_render_stops(j.r, j.d.etms, j.d.n_etms);
 	}
 	if (a.views)
 		j.views = csd_views_new(a.views, j.syms);

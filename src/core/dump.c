@@ -175,3 +175,15 @@ bool csd_etm4_unpack(const uint64_t in[CSD_ETM4_BLOCK_U64], struct csd_etm *etm)
 	};
 	return in[0] == CSD_ETM4_MAGIC && in[2] == CSD_ETM4_NR_PARAMS;
 }
+
+const char *csd_stop_name(uint16_t reason)
+{
+	static const char *const names[] = {
+		[CSD_STOP_NONE] = "none",
+		[CSD_STOP_FAULT] = "fault",
+		[CSD_STOP_PANIC] = "panic",
+		[CSD_STOP_IPI] = "ipi",
+	};
+
+	return reason < sizeof(names) / sizeof(names[0]) ? names[reason] : NULL;
+}

@@ -49,7 +49,22 @@ struct csd_etm {
 	uint64_t trcauthstatus;
 	uint64_t trcdevarch;	/* ETE only */
 	enum csd_tracer kind;
+	/* What ended this CPU's trace: a registry record of version 2 says. */
+	bool stop_known;
+	uint16_t stop_reason;	/* enum csd_stop */
+	uint64_t stop_addr;	/* the faulting or interrupted instruction, or 0 */
 };
+
+/* Values of a record's stop_reason (docs/record-abi.md). */
+enum csd_stop {
+	CSD_STOP_NONE = 0,	/* not recorded */
+	CSD_STOP_FAULT = 1,	/* an oops that panicked began on the CPU */
+	CSD_STOP_PANIC = 2,	/* panic() on the CPU, no oops before */
+	CSD_STOP_IPI = 3,	/* the crash-stop IPI reached the CPU */
+};
+
+/* "fault", "panic", "ipi", "none"; NULL for a value the ABI does not define. */
+const char *csd_stop_name(uint16_t reason);
 
 /*
  * perf's ETMv4 metadata block (tools/perf/util/cs-etm.h, CS_ETMV4_*): magic,

@@ -65,6 +65,9 @@ static void parse_record(struct csd_registry *reg, struct csd_record *r, const u
 	r->data_offset = le64(b + 80);
 	r->data_crc = le32(b + 88);
 	r->trace_id = le32(b + 92);
+	/* Reserved, zero, in version 1: the same bytes read "not recorded". */
+	r->stop_addr = le64(b + 96);
+	r->stop_reason = le16(b + 104);
 	r->state = CSD_REC_OK;
 
 	if (!memchr(r->name, '\0', sizeof(r->name))) {
@@ -72,9 +75,9 @@ static void parse_record(struct csd_registry *reg, struct csd_record *r, const u
 		mark_bad(reg, r, "name is not NUL-terminated");
 	} else if (r->magic != CSD_REC_MAGIC) {
 		mark_bad(reg, r, "magic 0x%08x, expected 0x%08x", r->magic, CSD_REC_MAGIC);
-	} else if (r->version != CSD_REC_VERSION) {
-		mark_bad(reg, r, "record version %u, this csdump reads %u", r->version,
-			 CSD_REC_VERSION);
+	} else if (r->version < CSD_REC_VERSION_MIN || r->version > CSD_REC_VERSION) {
+		mark_bad(reg, r, "record version %u, this csdump reads %u to %u", r->version,
+			 CSD_REC_VERSION_MIN, CSD_REC_VERSION);
 	} else if (r->rec_size < CSD_REC_SIZE || r->rec_size > list_off) {
 		mark_bad(reg, r, "rec_size %u, expected %u..%llu (the node's list offset)",
 			 r->rec_size, CSD_REC_SIZE, (unsigned long long)list_off);
@@ -265,9 +268,10 @@ enum csd_err csd_registry_walk(const struct csd_mem *m, struct csd_registry *reg
 	err = read_keys(m, info, reg, &list_off);
 	if (err)
 		return err;
-	if (reg->version != CSD_REC_VERSION)
-		csd_warn("%s: registry version %llu, this csdump reads %d; records are checked "
-			 "one by one", m->name, (unsigned long long)reg->version, CSD_REC_VERSION);
+	if (reg->version < CSD_REC_VERSION_MIN || reg->version > CSD_REC_VERSION)
+		csd_warn("%s: registry version %llu, this csdump reads %d to %d; records are "
+			 "checked one by one", m->name, (unsigned long long)reg->version,
+			 CSD_REC_VERSION_MIN, CSD_REC_VERSION);
 	reg->recs = calloc(CSD_REGISTRY_MAX_NODES, sizeof(*reg->recs));
 	visited = calloc(CSD_REGISTRY_MAX_NODES + 1, sizeof(*visited));
 	if (!reg->recs || !visited) {
@@ -398,6 +402,9 @@ static enum csd_err add_etm(struct csd_dump *d, struct csd_registry *reg,
 	struct csd_etm etm;
 
 	etm_block(b, &etm, v);
+	etm.stop_known = r->version >= 2;
+	etm.stop_reason = r->stop_reason;
+	etm.stop_addr = r->stop_addr;
 
 	/* Two records for one CPU or one trace ID: the first is kept. */
 	for (size_t i = 0; i < d->n_etms; i++) {

@@ -6,6 +6,21 @@
 #include "core/registry.h"
 #include "core/registry_info.h"
 
+/* "  stopped: fault at 0x..." when a version 2 record says what stopped it. */
+static void print_stop(FILE *out, const struct csd_record *r)
+{
+	const char *name = csd_stop_name(r->stop_reason);
+
+	if (r->state == CSD_REC_BAD || !r->stop_reason)
+		return;
+	if (name)
+		fprintf(out, "  stopped: %s", name);
+	else
+		fprintf(out, "  stopped: reason %u", r->stop_reason);
+	if (r->stop_addr)
+		fprintf(out, " at 0x%016llx", (unsigned long long)r->stop_addr);
+}
+
 static void print_record(FILE *out, const struct csd_registry *reg, const struct csd_record *r)
 {
 	char flags[CSD_REC_FLAGS_STR_MAX], cpu[16];
@@ -14,13 +29,15 @@ static void print_record(FILE *out, const struct csd_registry *reg, const struct
 	const char *verdict = csd_rec_verdict(reg, r, &caveat);
 
 	snprintf(cpu, sizeof(cpu), r->cpu < 0 ? "-" : "%d", r->cpu);
-	fprintf(out, "0x%016llx %-8s %-20s %4s %10llu %10llu %-26s %s%s%s\n",
+	fprintf(out, "0x%016llx %-8s %-20s %4s %10llu %10llu %-26s %s%s%s",
 		(unsigned long long)r->addr,
 		r->kind == CSD_REC_KIND_TRACE ? "trace" : r->kind == CSD_REC_KIND_ETM ? "metadata" : "?",
 		r->name[0] ? r->name : "?", cpu, (unsigned long long)r->capacity,
 		(unsigned long long)r->data_len, csd_rec_flags_str(r->flags, flags, sizeof(flags)),
 		crc, r->state == CSD_REC_BAD ? "  BAD: " : verdict ? "  " : "",
 		r->state == CSD_REC_BAD ? r->problem : verdict ? verdict : "");
+	print_stop(out, r);
+	fputc('\n', out);
 }
 
 enum csd_err csd_registry_info(const struct csd_mem *m, FILE *out, struct csd_info_counts *c)

@@ -14,6 +14,26 @@ struct csd_render *csd_render_new(FILE *f, enum csd_render_format fmt, struct cs
 	return csd_render_text_new(f, syms, last, lines);
 }
 
+void csd_render_stops(struct csd_render *r, const struct csd_etm *etms, size_t n)
+{
+	r->etms = etms;
+	r->n_etms = n;
+}
+
+const struct csd_etm *csd_render_stop_of(const struct csd_render *r, int cpu)
+{
+	for (size_t i = 0; cpu >= 0 && i < r->n_etms; i++)
+		if (r->etms[i].cpu == (uint64_t)cpu && r->etms[i].stop_known)
+			return &r->etms[i];
+	return NULL;
+}
+
+bool csd_render_is_fault(const struct csd_etm *stop, uint64_t ret)
+{
+	return stop && stop->stop_reason == CSD_STOP_FAULT && stop->stop_addr &&
+	       ret == stop->stop_addr;
+}
+
 void csd_render_free(struct csd_render *r)
 {
 	if (r)

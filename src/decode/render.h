@@ -25,6 +25,16 @@ struct csd_render;
  */
 struct csd_render *csd_render_new(FILE *f, enum csd_render_format fmt, struct csd_syms *syms,
 				  size_t last, bool lines);
+/*
+ * Say in the report what stopped each CPU's trace, from the tracers' records
+ * (@etms, kept by the caller until csd_render_free()), and mark the faulting
+ * instruction of the CPU whose oops stopped it.
+ */
+void csd_render_stops(struct csd_render *r, const struct csd_etm *etms, size_t n);
+/* The tracer of CPU @cpu among those given to csd_render_stops(), or NULL. */
+const struct csd_etm *csd_render_stop_of(const struct csd_render *r, int cpu);
+/* An exception returning to @ret is the fault that @stop (may be NULL) names. */
+bool csd_render_is_fault(const struct csd_etm *stop, uint64_t ret);
 /* A csd_ev_fn: pass the render as its context. */
 int csd_render_event(void *render, const struct csd_ev *ev);
 /*

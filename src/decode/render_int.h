@@ -25,6 +25,8 @@ struct csd_render {
 	FILE *f;
 	struct csd_syms *syms;	/* may be NULL */
 	bool lines;		/* source lines of ranges */
+	const struct csd_etm *etms;	/* what stopped each CPU's trace; may be NULL */
+	size_t n_etms;
 	bool write_err;
 	bool nomem;
 };

@@ -501,6 +501,8 @@ static void json_event_general(struct json_render *r, const struct csd_ev *ev)
 			json_addr_field(r, ",\"ret\":", ev->end);
 			json_sym_fields(r, ev->end);
 		}
+		if (csd_render_is_fault(csd_render_stop_of(&r->base, ev->cpu), ev->end))
+			PUT_LIT(r, ",\"fault\":true");
 		break;
 	case CSD_EV_TRACE_ON:
 		PUT_LIT(r, ",\"reason\":");

@@ -148,7 +148,35 @@ static void text_sym(struct text_render *r, char *buf, size_t len, uint64_t addr
 		buf[0] = '\0';
 }
 
-static void text_entry(struct text_render *r, const struct entry *e)
+/* "  -- trace stopped: ..." for @stop, the record of the stream's tracer. */
+static void text_stop(struct text_render *r, const struct csd_etm *stop)
+{
+	char a[256];
+
+	text_sym(r, a, sizeof(a), stop->stop_addr);
+	fprintf(r->base.f, "  -- trace stopped: ");
+	switch (stop->stop_reason) {
+	case CSD_STOP_FAULT:
+		fprintf(r->base.f, "an oops on this CPU, at %016" PRIx64 "%s\n", stop->stop_addr, a);
+		break;
+	case CSD_STOP_PANIC:
+		fprintf(r->base.f, "panic() on this CPU\n");
+		break;
+	case CSD_STOP_IPI:
+		fprintf(r->base.f, "the crash-stop IPI, which interrupted %016" PRIx64 "%s\n",
+			stop->stop_addr, a);
+		break;
+	case CSD_STOP_NONE:
+		fprintf(r->base.f, "not recorded (the CPU did not answer the crash-stop IPI)\n");
+		break;
+	default:
+		fprintf(r->base.f, "reason %u, which this csdump does not know\n",
+			stop->stop_reason);
+		break;
+	}
+}
+
+static void text_entry(struct text_render *r, const struct entry *e, const struct csd_etm *stop)
 {
 	char a[256], b[256];
 	const char *name;
@@ -197,6 +225,8 @@ static void text_entry(struct text_render *r, const struct entry *e)
 			text_sym(r, a, sizeof(a), e->end);
 			fprintf(r->base.f, ", returns to %016" PRIx64 "%s", e->end, a);
 		}
+		if (csd_render_is_fault(stop, e->end))
+			fprintf(r->base.f, "  <= the fault");
 		fputc('\n', r->base.f);
 		break;
 	}
@@ -254,6 +284,7 @@ static void text_report(struct text_render *r)
 	qsort(order, n, sizeof(order[0]), stream_cmp);
 	for (i = 0; i < n; i++) {
 		struct text_stream *st = order[i];
+		const struct csd_etm *stop = csd_render_stop_of(&r->base, st->cpu);
 
 		if (i)
 			fputc('\n', r->base.f);
@@ -265,6 +296,8 @@ static void text_report(struct text_render *r)
 			(size_t)(st - r->ids), st->ranges, st->instrs);
 		if (!st->count) {
 			fprintf(r->base.f, "; no trace\n");
+			if (stop)
+				text_stop(r, stop);
 			continue;
 		}
 		if (st->count == 1)
@@ -273,7 +306,9 @@ static void text_report(struct text_render *r)
 			fprintf(r->base.f, "; %s %zu entries, newest last:\n",
 				r->last ? "the last" : "all", st->count);
 		for (k = 0; k < st->count; k++)
-			text_entry(r, &st->ring[(st->head + k) % st->cap]);
+			text_entry(r, &st->ring[(st->head + k) % st->cap], stop);
+		if (stop)
+			text_stop(r, stop);
 	}
 	if (!n)
 		fprintf(r->base.f, "no trace decoded\n");

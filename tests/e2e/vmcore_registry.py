@@ -22,7 +22,8 @@ import sys
 import zlib
 
 ABI_MAGIC = 0x444B5343
-ABI_VERSION = 1
+ABI_VERSIONS = (1, 2)      # 2 added stop_addr and stop_reason
+STOP_NAMES = ("none", "fault", "panic", "ipi")
 REC_SIZE = 128
 KIND_TRACE, KIND_META = 1, 2
 FLAG_NAMES = ("SAVED", "WRAPPED", "FORMATTED", "IN_PLACE", "FAILED",
@@ -111,7 +112,7 @@ def parse_record(raw, addr):
     if magic != ABI_MAGIC:
         raise VmcoreError(f"{where}: magic 0x{magic:08x}, "
                           f"expected 0x{ABI_MAGIC:08x}")
-    if version != ABI_VERSION or rec_size < REC_SIZE:
+    if version not in ABI_VERSIONS or rec_size < REC_SIZE:
         raise VmcoreError(f"{where}: version {version} size {rec_size}")
     if kind not in (KIND_TRACE, KIND_META):
         raise VmcoreError(f"{where}: kind {kind}")
@@ -120,8 +121,12 @@ def parse_record(raw, addr):
     if data_len > capacity or (capacity and data_offset >= capacity):
         raise VmcoreError(f"{where}: data_len {data_len} data_offset "
                           f"{data_offset} capacity {capacity}")
-    if any(raw[96:128]):
+    stop_addr, stop_reason = struct.unpack_from("<QH", raw, 96)
+    reserved = raw[96:128] if version == 1 else raw[106:128]
+    if any(reserved):
         raise VmcoreError(f"{where}: reserved bytes are not zero")
+    if stop_reason >= len(STOP_NAMES):
+        raise VmcoreError(f"{where}: stop_reason {stop_reason}")
     if flags & FLAG_SAVED and flags & FLAG_FAILED:
         raise VmcoreError(f"{where}: flags 0x{flags:x} say both SAVED and "
                           "FAILED")
@@ -129,7 +134,8 @@ def parse_record(raw, addr):
         raise VmcoreError(f"{where}: flags 0x{flags:x}: FAULTED without "
                           "FAILED")
     return {
-        "addr": addr, "kind": kind, "flags": flags,
+        "addr": addr, "version": version, "kind": kind, "flags": flags,
+        "stop_reason": STOP_NAMES[stop_reason], "stop_addr": stop_addr,
         "flag_names": [n for i, n in enumerate(FLAG_NAMES) if flags >> i & 1],
         "cpu": cpu, "name": name.split(b"\0")[0].decode("ascii", "replace"),
         "buf_vaddr": buf_vaddr, "buf_paddr": buf_paddr,
@@ -158,7 +164,7 @@ def walk(core):
     if version is None:
         raise VmcoreError(f"{core.path}: VMCOREINFO has no "
                           "NUMBER(CORESIGHT_KDUMP_VERSION)")
-    if int(version) != ABI_VERSION:
+    if int(version) not in ABI_VERSIONS:
         raise VmcoreError(f"{core.path}: registry version {version}")
     def need(key, base):
         if key not in info:
@@ -202,6 +208,8 @@ def main():
                     f"cpu={rec['cpu']} flags={'|'.join(rec['flag_names'])} "
                     f"len={rec['data_len']}/{rec['capacity']} "
                     f"off={rec['data_offset']} id=0x{rec['trace_id']:x}")
+            if rec["stop_reason"] != "none":
+                line += f" stop={rec['stop_reason']}@0x{rec['stop_addr']:x}"
             if rec["flags"] & 1:
                 data = record_data(core, rec)
                 rec["crc_computed"] = zlib.crc32(data)

@@ -210,7 +210,7 @@ static void test_bad_fields(void)
 	struct vg_rec magic = { .kind = 1, .flags = 1, .cpu = -1, .name = "x", .data = trace,
 				.data_len = 8, .magic = 0x12345678 };
 	struct vg_rec version = { .kind = 1, .flags = 1, .cpu = -1, .name = "v", .data = trace,
-				  .data_len = 8, .version = 2 };
+				  .data_len = 8, .version = 3 };
 	enum csd_err err;
 
 	vg_init(&g, 1);
@@ -233,7 +233,8 @@ static void test_bad_fields(void)
 	      "only intact records kept: %zu etms %zu sinks", d.n_etms, d.n_sinks);
 	CHECK(strstr(test_msgs(), "magic 0x12345678"), "magic reported");
 	CHECK(strstr(test_msgs(), "exceeds capacity"), "length reported");
-	CHECK(strstr(test_msgs(), "record version 2"), "version reported");
+	CHECK(strstr(test_msgs(), "record version 3, this csdump reads 1 to 2"),
+	      "version reported");
 	csd_dump_free(&d);
 }
 
@@ -305,6 +306,54 @@ static void test_not_a_vmcore(void)
 	csd_dump_free(&d);
 }
 
+/*
+ * Version 2 records say what stopped each CPU's trace: the fault on the
+ * failing CPU, the crash-stop IPI on another; a version 1 record says
+ * nothing, and a reason the ABI does not define is kept as it is.
+ */
+static void test_stop_fields(void)
+{
+	struct csd_input_status st;
+	struct csd_dump d;
+	struct vg g;
+	uint64_t meta[10] = { 0x4040404040404040ull, 0, 7, 0xc1, 0x10, 0x28000ea1, 0x4100f403,
+			      0x488, 0, 0xcc };
+	struct vg_rec r = { .kind = 2, .flags = 1, .name = "etm", .data = (uint8_t *)meta,
+			    .data_len = 80 };
+	enum csd_err err;
+
+	vg_init(&g, 1);
+	r.cpu = 0, meta[1] = 0, meta[4] = r.trace_id = 0x10;
+	r.stop_reason = 1, r.stop_addr = 0xffff800008123454ull;
+	vg_add_record(&g, &r);
+	r.cpu = 1, meta[1] = 1, meta[4] = r.trace_id = 0x12;
+	r.stop_reason = 3, r.stop_addr = 0xffff800008002000ull;
+	vg_add_record(&g, &r);
+	r.cpu = 2, meta[1] = 2, meta[4] = r.trace_id = 0x14;
+	r.stop_reason = 0, r.stop_addr = 0;
+	vg_add_record(&g, &r);
+	r.cpu = 3, meta[1] = 3, meta[4] = r.trace_id = 0x16;
+	r.stop_reason = 9, r.stop_addr = 0;
+	vg_add_record(&g, &r);
+	add_sink(&g, "tmc_etf0", 100, 100, 0, 0, 0);
+	err = load(&g, "stop.vmcore", 0, &d, &st);
+	CHECK(err == CSD_OK, "stop: %s", csd_strerror(err));
+	CHECK(st.n_bad == 0 && d.n_etms == 4, "stop: %u bad, %zu etms", st.n_bad, d.n_etms);
+	if (d.n_etms == 4) {
+		CHECK(d.etms[0].stop_known && d.etms[0].stop_reason == CSD_STOP_FAULT &&
+		      d.etms[0].stop_addr == 0xffff800008123454ull, "cpu 0: the fault");
+		CHECK(d.etms[1].stop_known && d.etms[1].stop_reason == CSD_STOP_IPI &&
+		      d.etms[1].stop_addr == 0xffff800008002000ull, "cpu 1: the IPI");
+		CHECK(!d.etms[2].stop_known && d.etms[2].stop_reason == CSD_STOP_NONE,
+		      "cpu 2: version 1, nothing known");
+		CHECK(d.etms[3].stop_known && d.etms[3].stop_reason == 9 &&
+		      !csd_stop_name(d.etms[3].stop_reason), "cpu 3: an unknown reason kept");
+	}
+	CHECK(!strcmp(csd_stop_name(CSD_STOP_FAULT), "fault") &&
+	      !strcmp(csd_stop_name(CSD_STOP_IPI), "ipi"), "stop names");
+	csd_dump_free(&d);
+}
+
 int main(int argc, char **argv)
 {
 	const char *keep = argc > 2 && !strcmp(argv[1], "--write") ? argv[2] : NULL;
@@ -319,6 +368,7 @@ int main(int argc, char **argv)
 	test_loop();
 	test_too_long();
 	test_bad_fields();
+	test_stop_fields();
 	test_truncated();
 	test_no_registry_no_trace();
 	test_not_a_vmcore();

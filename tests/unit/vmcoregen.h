@@ -41,9 +41,11 @@ struct vg_rec {
 	uint64_t data_offset;		/* rotate the buffer by this much */
 	uint32_t trace_id;
 	int vmalloc;			/* buf_paddr 0 (the reader uses buf_vaddr) */
+	uint64_t stop_addr;		/* version 2 */
+	uint16_t stop_reason;		/* version 2: 0 none, 1 fault, 2 panic, 3 IPI */
 	/* corruptions */
 	uint32_t magic;			/* default 0x444b5343 */
-	uint16_t version;		/* default 1 */
+	uint16_t version;		/* default 1, 2 with a stop_reason */
 	uint16_t rec_size;		/* default 128 */
 	int bad_crc;
 };
