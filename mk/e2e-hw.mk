@@ -19,6 +19,12 @@ E2E_HW           := $(BUILD)/e2e-hw
 # deformatter can attribute (59,730 of 65,536 bytes in one run of four):
 # what it shows is issue 15's, not a test that passes each time.
 E2E_HW_EXEC      := exec-etr-sg-sysrq exec-etr-sg-rsbb-oops
+# Not exec-letf-rsbb-oops (an ETF per CPU, the machine's
+# coresight-local-etf=on): each ETF wraps and keeps no trace ID, since a
+# formatter writes one only when the ID changes and a CPU's own ETF has one
+# source; no deformatter can attribute it until the record names the
+# sink's one source (tests/e2e-hw/README.md).  Run it with
+# make check-e2e-hw-exec-letf-rsbb-oops.
 # etf-sysrq and etr-sg-sysrq run only on real execution (exec-).
 E2E_HW_SCENARIOS := etf-softlockup etf-oops etf-locked etf-disabled \
 		    etr-flat-sysrq etr-flat-softlockup etr-flat-oops etr-flat-locked \

@@ -4,6 +4,7 @@
 
     check_hw.py --console LOG --vmcore VMCORE --sink NAME --held FILE
                 --streams DIR --expect exact|wrapped|none|failed
+                [--sink NAME --held FILE [--held-rwp N] --expect E]...
                 [--devices "etm0 ... tmc_etf0"] [--console-expect TEXT]...
                 [--allow TEXT]...
                 [--etm-regs FILE] [--extract DIR]
@@ -20,6 +21,10 @@ wrapped: it wrapped, the record starts with a barrier packet; none: the
 session ended before the crash and the registry holds no trace; failed: the
 sink's save had to fail (a fault injected in the model), its record says
 FAILED and not SAVED, the tracers' records are there.
+
+Each --sink, with its own --held, --held-rwp and --expect in the same
+order (one --expect for all of them, or one each), is checked: a session
+whose tracers each have a sink of their own (the local ETF topology).
 """
 import argparse
 import os
@@ -87,6 +92,7 @@ def check_console(c, log, extra, devices, allow):
 
 
 def check_sink(c, core, records, a, held, streams):
+    """One sink: a.sink, a.expect and a.held_rwp are its own."""
     sinks = [r for r in records if r["kind"] == vmcore_registry.KIND_TRACE]
     if a.expect == "none":
         c.ok(not sinks, f"registry: no trace record after the session ended "
@@ -218,12 +224,14 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--console", required=True)
     ap.add_argument("--vmcore", required=True)
-    ap.add_argument("--sink", required=True)
-    ap.add_argument("--held", help="what the emulated sink held at its stop")
-    ap.add_argument("--held-rwp", type=int, default=0,
+    ap.add_argument("--sink", required=True, action="append")
+    ap.add_argument("--held", action="append", default=[],
+                    help="what the emulated sink held at its stop")
+    ap.add_argument("--held-rwp", type=int, action="append", default=[],
                     help="its write pointer then, a byte offset")
     ap.add_argument("--streams", required=True)
-    ap.add_argument("--expect", required=True, choices=("exact", "wrapped", "none", "failed"))
+    ap.add_argument("--expect", required=True, action="append",
+                    choices=("exact", "wrapped", "none", "failed"))
     ap.add_argument("--devices", default="")
     ap.add_argument("--console-expect", action="append", default=[])
     ap.add_argument("--allow", action="append", default=[],
@@ -235,9 +243,21 @@ def main():
                     "a per-thread session ran on")
     ap.add_argument("--quiet-between", nargs=2, metavar=("START", "END"),
                     help="no kernel line between these two console lines")
+    ap.add_argument("--own-sinks", action="store_true",
+                    help="each sink holds one trace ID, and no other sink holds it")
     ap.add_argument("--extract")
     ap.add_argument("--vmlinux", help="for drgn, to read vmap() addresses")
     a = ap.parse_args()
+    n = len(a.sink)
+    expects = a.expect * n if len(a.expect) == 1 else a.expect
+    if len(expects) != n or len(a.held) not in (0, n) or len(a.held_rwp) not in (0, n):
+        ap.error("give each --sink its --held, --held-rwp and --expect, or one --expect")
+    each = [argparse.Namespace(**{**vars(a), "sink": name, "expect": e,
+                                  "held": a.held[i] if a.held else None,
+                                  "held_rwp": a.held_rwp[i] if a.held_rwp else 0})
+            for i, (name, e) in enumerate(zip(a.sink, expects))]
+    # What is not a sink's: as the first sink says.
+    a = each[0]
 
     streams, cpus = {}, []
     for name in sorted(os.listdir(a.streams)):
@@ -247,10 +267,13 @@ def main():
             with open(os.path.join(a.streams, name), "rb") as f:
                 # The 6.1 driver's trace ID for a CPU (coresight-pmu.h).
                 streams[0x10 + 2 * cpu] = f.read()
-    held = b""
-    if a.expect not in ("none", "failed"):
-        with open(a.held, "rb") as f:
-            held = f.read()
+    helds = []
+    for one in each:
+        held = b""
+        if one.expect not in ("none", "failed"):
+            with open(one.held, "rb") as f:
+                held = f.read()
+        helds.append(held)
 
     c = check_scenario.Checker()
     console = check_console(c, a.console, a.console_expect, a.devices, a.allow)
@@ -258,22 +281,34 @@ def main():
         check_quiet(c, console, *a.quiet_between)
     if a.qemu_log:
         check_qemu_log(c, a.qemu_log)
-    data = None
+    datas = []
     try:
         core = Vmcore(a.vmcore, a.vmlinux)
         _, head, records = vmcore_registry.walk(core)
         print(f"registry at 0x{head:x}: {len(records)} record(s)")
-        data = check_sink(c, core, records, a, held, streams)
+        datas = [check_sink(c, core, records, one, held, streams)
+                 for one, held in zip(each, helds)]
         if a.expect != "none":
             check_etms(c, core, records, read_etm_regs(a.etm_regs), cpus,
                        a.etm_cpus, console)
     except (vmcore_registry.VmcoreError, KeyError, ValueError) as e:
         c.ok(False, f"registry walk: {e}")
-    if a.extract and data is not None:
-        path = os.path.join(a.extract, "cstrace.bin")
+    if a.own_sinks:
+        ids = [sorted(deformat.streams_of(d[:len(d) // 16 * 16])) for d in datas if d]
+        flat = [t for i in ids for t in i]
+        c.ok(len(ids) == len(each) and all(len(i) == 1 for i in ids) and
+             len(set(flat)) == len(flat),
+             f"each of the {len(each)} sinks holds one tracer's trace, its own: "
+             f"trace IDs {[[hex(t) for t in i] for i in ids]}")
+    for one, data in zip(each, datas):
+        if not a.extract or data is None:
+            continue
+        # One sink: cstrace.bin; several: SINK.bin each (docs/csdump.md).
+        name = "cstrace.bin" if len(each) == 1 else one.sink + ".bin"
+        path = os.path.join(a.extract, name)
         got = open(path, "rb").read() if os.path.exists(path) else b""
-        c.ok(got == data, f"csdump extract: cstrace.bin ({len(got)} bytes) "
-             "equals the record in the vmcore")
+        c.ok(got == data, f"csdump extract: {name} ({len(got)} bytes) "
+             f"equals the record of {one.sink} in the vmcore")
     print(f"{c.failures} failure(s)")
     return 1 if c.failures else 0
 

@@ -21,6 +21,11 @@
 #          etb10       etb0
 #          etb10-unaligned  etb0, its write pointer off a frame boundary at
 #                      the stop (the model's stop-skew fault injection)
+#          letf        the local ETF topology (the machine's
+#                      coresight-local-etf=on): ETM n -> tmc_etf<n>, each
+#                      CPU's trace in a 64 KiB ETF of its own, every one a
+#                      sink of the session
+#          letfNk      the same with N KiB ETFs
 #   SESSION (none)     sysfs: enable_sink, then enable_source on each ETM
 #          rsbb        sysfs, each ETM's mode first set to branch broadcast,
 #                      context ID and return stack (ETM_MODE_BB | CTXID |
@@ -85,8 +90,14 @@ in=$(cd "$in" && pwd)
 
 # The sink and its capacity in bytes (the models' defaults for the ETF's
 # RAM and the ETB10's depth; the ETR's buffer is the size set through sysfs).
-buf_size= qemu_args= fault=
+# $sinks: every sink of the session (one, but for the local ETFs).
+buf_size= qemu_args= fault= machine= sinks=
 case $sink in
+letf|letf*k)
+	kib=${sink#letf} kib=${kib%k} kib=${kib:-64}
+	dev=tmc_etf0 capacity=$((kib << 10)) machine=",coresight-local-etf=on"
+	sinks=$(printf 'tmc_etf%d ' $(seq 0 $((cpus - 1))))
+	qemu_args="-global coresight-tmc.ram-size=$capacity" ;;
 etf)      dev=tmc_etf0 capacity=65536 ;;
 etf*k)    kib=${sink#etf} kib=${kib%k}
 	dev=tmc_etf0 capacity=$((kib << 10))
@@ -105,6 +116,7 @@ etb10-unaligned)
 	dev=etb0 capacity=16384 qemu_args="-global coresight-etb10.stop-skew=2" ;;
 *) echo "scenario.sh: unknown sink '$sink'" >&2; exit 2 ;;
 esac
+sinks=${sinks:-$dev}
 # About 40 KiB of trace for sysrq, 100 KiB for softlockup and oops: the ETF
 # and the flat ETR wrap in those.
 # The administrator's opt-in (coresight_kdump.enable) and panic policy
@@ -164,7 +176,8 @@ if [ "$source" = synth ]; then
 	# More trace than the sink holds: it wraps (the ETMs emit their streams at
 	# enable; the formatter's frames take what etm4enc's did, give or take the
 	# last frame of each ID change).
-	if [ "$expect" = exact ] && [ "$(stat -c %s "$in/synth/cstrace.bin")" -gt "$capacity" ]; then
+	if [ "$expect" = exact ] && [ "$sinks" = "$dev" ] &&
+	   [ "$(stat -c %s "$in/synth/cstrace.bin")" -gt "$capacity" ]; then
 		expect=wrapped
 	fi
 	trace_opt=",coresight-trace=$in/trace" streams=$in/trace
@@ -186,7 +199,9 @@ fi
 	echo "ls $devs"
 	[ -z "$buf_size" ] || echo "write $devs/$dev/buffer_size $buf_size"
 	if [ "$session" = sysfs ]; then
-		echo "write $devs/$dev/enable_sink 1"
+		for s in $sinks; do
+			echo "write $devs/$s/enable_sink 1"
+		done
 		for c in $(seq 0 $((cpus - 1))); do
 			if [ -n "${etm_mode:-}" ]; then
 				echo "write $devs/etm$c/mode ${etm_mode#0x}"
@@ -204,7 +219,9 @@ fi
 		for c in $(seq 0 $((cpus - 1))); do
 			echo "write $devs/etm$c/enable_source 0"
 		done
-		echo "write $devs/$dev/enable_sink 0"
+		for s in $sinks; do
+			echo "write $devs/$s/enable_sink 0"
+		done
 	fi
 	echo "kexec"
 	[ -z "$setup" ] || echo "$setup"
@@ -216,7 +233,7 @@ e2e_prep=$(printf '%.1f' "$(echo "$(date +%s.%N) - $t0" | bc)")
 
 # QEMU's own log of the ETMs' register accesses: the oracle of the records;
 # and of the guest's accesses the models refused (-d guest_errors).
-E2E_MACHINE=",coresight=on$trace_opt,coresight-log=$out/models" \
+E2E_MACHINE=",coresight=on$machine$trace_opt,coresight-log=$out/models" \
 E2E_QEMU_ARGS="-trace coresight_etm4_read -trace coresight_etm4_write -d guest_errors -D $out/models/qemu.log $qemu_args" \
 E2E_LOG_DIR=$out/models \
 	"$here/../e2e/run-qemu.sh" "$out" "$in/script" "$in/payload" "$cmdline"
@@ -237,21 +254,29 @@ else
 fi
 e2e_elapsed "$t0" extract "$out/times"
 
-held=$("$here/models.py" held "$out/models" "$dev" 2>/dev/null || true)
-# Real execution: how much trace the ETMs made is known only now.
-if [ "$source" = exec ] && [ "$expect" = exact ] && [ -n "$held" ] &&
-   [ "$("$here/models.py" full "$out/models" "$dev")" = 1 ]; then
-	expect=wrapped
-fi
-if [ "$expect" != none ] && [ -z "$held" ]; then
-	fail "the emulated $dev never stopped capture (models/$dev.log)"
-	held=/dev/null
-fi
-args=(--console "$out/console.log" --vmcore "$out/vmcore" --vmlinux "$VMLINUX" --sink "$dev"
-      --streams "$streams" --expect "$expect"
-      --devices "$(printf 'etm%d ' $(seq 0 $((cpus - 1)))) funnel0 replicator0 tmc_etf0 tmc_etr0 etb0")
-[ -z "$held" ] || args+=(--held "$held"
-	--held-rwp "$("$here/models.py" rwp "$out/models" "$dev")")
+shared_etf=tmc_etf0
+[ "$sinks" = "$dev" ] || shared_etf="$sinks"
+args=(--console "$out/console.log" --vmcore "$out/vmcore" --vmlinux "$VMLINUX"
+      --streams "$streams"
+      --devices "$(printf 'etm%d ' $(seq 0 $((cpus - 1)))) funnel0 replicator0 $shared_etf tmc_etr0 etb0")
+[ "$sinks" = "$dev" ] || args+=(--own-sinks)
+for s in $sinks; do
+	held=$("$here/models.py" held "$out/models" "$s" 2>/dev/null || true)
+	# Real execution, or a sink per CPU: how much trace each sink took is
+	# known only now.
+	e=$expect
+	if { [ "$source" = exec ] || [ "$sinks" != "$dev" ]; } && [ "$e" = exact ] &&
+	   [ -n "$held" ] && [ "$("$here/models.py" full "$out/models" "$s")" = 1 ]; then
+		e=wrapped
+	fi
+	if [ "$e" != none ] && [ -z "$held" ]; then
+		fail "the emulated $s never stopped capture (models/$s.log)"
+		held=/dev/null
+	fi
+	args+=(--sink "$s" --expect "$e")
+	[ -z "$held" ] || args+=(--held "$held"
+		--held-rwp "$("$here/models.py" rwp "$out/models" "$s")")
+done
 "$here/models.py" etm-regs "$out/models/qemu.log" >"$out/etm-regs.txt" 2>/dev/null &&
 	args+=(--etm-regs "$out/etm-regs.txt" --qemu-log "$out/models/qemu.log")
 [ "$expect" = none ] || [ "$expect" = failed ] || args+=(--extract "$out/extract")

@@ -9,7 +9,8 @@ SNAPSHOT is `csdump snapshot` of the vmcore; KIND the crash kind (sysrq,
 softlockup: the failure is the call of panic(); oops, bug: the exception
 the fault took).  The panicking CPU is the one the console's first
 "CPU: N PID" line after the script's "crashing:" names.  Its trace ID's
-bytes are taken out of the sink (our own deframer) and decoded alone by
+bytes are taken out of the sink that holds them (the session's, or with a
+sink per CPU its own; our own deframer) and decoded alone by
 OpenCSD's trc_pkt_lister, whose element indexes are then byte offsets
 into that CPU's stream.  Prints one line:
 
@@ -189,14 +190,21 @@ def main():
     cpu = panicking_cpu(console)
     ini = configparser.ConfigParser()
     ini.read(os.path.join(snap, 'trace.ini'))
-    buf = ini['buffer0']
-    with open(os.path.join(snap, buf['file']), 'rb') as f:
-        sink = f.read()
     etm = configparser.ConfigParser()
     etm.read(os.path.join(snap, 'etm_%d.ini' % cpu))
     regs = {k.split('(')[0].upper(): v for k, v in etm['regs'].items()}
     tid = int(regs['TRCTRACEIDR'], 0) & 0x7f
-    stream = deformat.streams_of(sink[:len(sink) // 16 * 16]).get(tid, b'')
+    # The sink that holds the CPU's trace: the one of the session, or, with
+    # a sink per CPU (the local ETFs), its own.
+    sink, stream = b'', b''
+    for name in ini['trace_buffers']['buffers'].split(','):
+        with open(os.path.join(snap, ini[name.strip()]['file']), 'rb') as f:
+            data = f.read()
+        got = deformat.streams_of(data[:len(data) // 16 * 16]).get(tid, b'')
+        if got or not sink:
+            sink, stream = data, got
+        if got:
+            break
     panic = symbol(vmlinux, 'panic')
     with tempfile.TemporaryDirectory() as tmp:
         one = os.path.join(tmp, 'snap')
