@@ -18,13 +18,10 @@ E2E_HW           := $(BUILD)/e2e-hw
 # only the panicking CPU's trace, with no ID change before it, which no
 # deformatter can attribute (59,730 of 65,536 bytes in one run of four):
 # what it shows is issue 15's, not a test that passes each time.
-E2E_HW_EXEC      := exec-etr-sg-sysrq exec-etr-sg-rsbb-oops
-# Not exec-letf-rsbb-oops (an ETF per CPU, the machine's
-# coresight-local-etf=on): each ETF wraps and keeps no trace ID, since a
-# formatter writes one only when the ID changes and a CPU's own ETF has one
-# source; no deformatter can attribute it until the record names the
-# sink's one source (tests/e2e-hw/README.md).  Run it with
-# make check-e2e-hw-exec-letf-rsbb-oops.
+# exec-letf-rsbb-oops: an ETF per CPU (the machine's coresight-local-etf=on);
+# each wraps and keeps no trace ID (a formatter writes one only when the ID
+# changes), and the record names the sink's one source (kernel patch 0030).
+E2E_HW_EXEC      := exec-etr-sg-sysrq exec-etr-sg-rsbb-oops exec-letf-rsbb-oops
 # etf-sysrq and etr-sg-sysrq run only on real execution (exec-).
 E2E_HW_SCENARIOS := etf-softlockup etf-oops etf-locked etf-disabled \
 		    etr-flat-sysrq etr-flat-softlockup etr-flat-oops etr-flat-locked \
@@ -125,9 +122,10 @@ CHECKS += $(addprefix check-e2e-hw-stack-,$(E2E_HW_STACK))
 # depending on the emulation's speed).  For the oops, QEMU's record must
 # also show the ETR stopped before panic() was called (0027).  A shared
 # ETF does not pass yet: tests/e2e-hw/README.md.
-E2E_HW_STOP_CHECK := exec-etr-sg-sysrq exec-etr-sg-rsbb-oops
+E2E_HW_STOP_CHECK := exec-etr-sg-sysrq exec-etr-sg-rsbb-oops exec-letf-rsbb-oops
 E2E_HW_STOP_OPTS_exec-etr-sg-sysrq     := --max-after 2000
 E2E_HW_STOP_OPTS_exec-etr-sg-rsbb-oops := --max-own 10000 --sink-stop-early
+E2E_HW_STOP_OPTS_exec-letf-rsbb-oops   := --max-own 10000 --sink-stop-early
 .PHONY: $(addprefix check-e2e-hw-stop-,$(E2E_HW_STOP_CHECK))
 $(addprefix check-e2e-hw-stop-,$(E2E_HW_STOP_CHECK)): check-e2e-hw-stop-%: check-e2e-hw-%
 	@$(HARNESS) e2e-hw-stop-$* tests/e2e-hw/oracle/after_fault.py \
@@ -144,9 +142,13 @@ CHECKS += $(addprefix check-e2e-hw-stop-,$(E2E_HW_STOP_CHECK))
 # the pc of a crash note, each sink what stopped it; csdump's decode of the
 # vmcore marks the fault's exception and says why each CPU's trace ends
 # (tests/e2e-hw/check_stop.py).  On the scenarios' own outputs.
-E2E_HW_STOPINFO := exec-etr-sg-sysrq exec-etr-sg-rsbb-oops etf-oops
+# With a sink per CPU (exec-letf-rsbb-oops), each other CPU's own ETF must
+# also hold its last moments: the IPI that stopped it, at the record's
+# address.
+E2E_HW_STOPINFO := exec-etr-sg-sysrq exec-etr-sg-rsbb-oops etf-oops exec-letf-rsbb-oops
 E2E_HW_STOPINFO_OPTS_exec-etr-sg-rsbb-oops := --sink fault
 E2E_HW_STOPINFO_OPTS_etf-oops := --sink fault --no-mark
+E2E_HW_STOPINFO_OPTS_exec-letf-rsbb-oops := --sink fault --ipi-in-trace
 .PHONY: $(addprefix check-e2e-hw-stopinfo-,$(E2E_HW_STOPINFO))
 $(addprefix check-e2e-hw-stopinfo-,$(E2E_HW_STOPINFO)): check-e2e-hw-stopinfo-%: check-e2e-hw-%
 	@$(HARNESS) e2e-hw-stopinfo-$* tests/e2e-hw/check_stop.py $(E2E_HW_STOPINFO_OPTS_$*) \

@@ -37,9 +37,9 @@ static bool is_sync_frame(const uint8_t *f)
 	return true;
 }
 
-int csd_frames_demux(const uint8_t *buf, size_t len, struct csd_streams *s)
+static int demux(const uint8_t *buf, size_t len, uint8_t none, struct csd_streams *s)
 {
-	uint8_t cur = NO_ID;
+	uint8_t cur = none;
 
 	for (size_t off = 0; off + CSD_FRAME_SIZE <= len; off += CSD_FRAME_SIZE) {
 		const uint8_t *f = buf + off;
@@ -48,7 +48,7 @@ int csd_frames_demux(const uint8_t *buf, size_t len, struct csd_streams *s)
 		s->n_frames++;
 		if (is_sync_frame(f)) {
 			s->n_sync++;
-			cur = NO_ID;
+			cur = none;
 			continue;
 		}
 		for (int i = 0; i < 8; i++) {
@@ -71,6 +71,16 @@ int csd_frames_demux(const uint8_t *buf, size_t len, struct csd_streams *s)
 		}
 	}
 	return 0;
+}
+
+int csd_frames_demux(const uint8_t *buf, size_t len, struct csd_streams *s)
+{
+	return demux(buf, len, NO_ID, s);
+}
+
+int csd_frames_demux_one(const uint8_t *buf, size_t len, uint8_t id, struct csd_streams *s)
+{
+	return demux(buf, len, id, s);
 }
 
 void csd_streams_free(struct csd_streams *s)
@@ -135,5 +145,35 @@ int csd_frames_format(uint8_t id, const uint8_t *data, size_t len,
 	}
 	*out = buf;
 	*out_len = n * CSD_FRAME_SIZE;
+	return 0;
+}
+
+int csd_sink_one_source(struct csd_sink *s)
+{
+	struct csd_streams st = { 0 };
+	uint8_t id = s->one_source;
+	bool ids = false;
+
+	if (!(s->flags & CSD_F_FORMATTED) || !csd_trace_id_valid(id))
+		return 0;
+	if (csd_frames_demux(s->data, s->len, &st))
+		return -1;
+	for (int i = 0; i < CSD_TRACE_ID_MAX; i++)
+		ids |= st.len[i] != 0;
+	csd_streams_free(&st);
+	if (ids)
+		return 0;	/* its IDs say whose its bytes are */
+	if (csd_frames_demux_one(s->data, s->len, id, &st))
+		return -1;
+	if (st.len[id]) {
+		free(s->data);
+		s->data = st.data[id];
+		s->len = st.len[id];
+		st.data[id] = NULL;
+		s->flags &= ~(uint32_t)CSD_F_FORMATTED;
+		s->source_known = true;
+		s->source_id = id;
+	}
+	csd_streams_free(&st);
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/dump.h"
 #include "core/trace_id.h"
 
 #define CSD_FRAME_SIZE		16
@@ -32,7 +33,21 @@ struct csd_streams {
  * Returns 0, or -1 when out of memory.
  */
 int csd_frames_demux(const uint8_t *buf, size_t len, struct csd_streams *s);
+/*
+ * The same for a buffer that had one source, trace ID @id: the bytes before
+ * the first ID change, and after a barrier, are @id's (a formatter writes an
+ * ID only when it changes; a wrapped buffer of one source keeps none).
+ */
+int csd_frames_demux_one(const uint8_t *buf, size_t len, uint8_t id, struct csd_streams *s);
 void csd_streams_free(struct csd_streams *s);
+
+/*
+ * A formatted sink whose record names its one source (@s->one_source) and
+ * whose frames hold no trace ID at all (one source's wrapped buffer: an ETF
+ * per CPU) becomes a raw sink of that source, its bytes taken out of the
+ * frames.  Any other sink is left as it is.  Returns 0, or -1 (ENOMEM).
+ */
+int csd_sink_one_source(struct csd_sink *s);
 
 /*
  * Format @len bytes of trace ID @id into frames; *@out is malloc'ed, its

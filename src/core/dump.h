@@ -102,6 +102,7 @@ struct csd_sink {
 	uint32_t flags;		/* CSD_F_* */
 	bool source_known;	/* raw (not CSD_F_FORMATTED): source_id is its one source's */
 	uint8_t source_id;	/* trace ID, which may be 0 (a raw stream carries no IDs) */
+	uint8_t one_source;	/* formatted: the one source the record names, or 0 */
 };
 
 /* One piece of the traced program's memory (a snapshot dump, an ELF segment). */

@@ -104,13 +104,21 @@ static enum csd_err write_summary(const struct csd_dump *d, const struct csd_reg
 			snprintf(file, sizeof(file), "cstrace.bin");
 		else
 			snprintf(file, sizeof(file), "%s.bin", names[i]);
-		fprintf(f, "sink file=%s flags=0x%x bytes=%zu name=%s (%s)\n", file,
+		fprintf(f, "sink file=%s flags=0x%x bytes=%zu name=%s (%s)", file,
 			d->sinks[i].flags, d->sinks[i].len, d->sinks[i].name,
 			csd_rec_flags_str((uint16_t)d->sinks[i].flags, flags, sizeof(flags)));
+		if (d->sinks[i].one_source)
+			fprintf(f, " one_source=0x%02x", d->sinks[i].one_source);
+		fputc('\n', f);
 	}
-	for (size_t i = 0; i < d->n_etms; i++)
-		fprintf(f, "etm cpu=%llu trace_id=0x%02x\n", (unsigned long long)d->etms[i].cpu,
+	for (size_t i = 0; i < d->n_etms; i++) {
+		fprintf(f, "etm cpu=%llu trace_id=0x%02x", (unsigned long long)d->etms[i].cpu,
 			csd_etm_trace_id(&d->etms[i]));
+		if (d->etms[i].stop_known)
+			fprintf(f, " stop=%u stop_addr=0x%llx", d->etms[i].stop_reason,
+				(unsigned long long)d->etms[i].stop_addr);
+		fputc('\n', f);
+	}
 	for (size_t i = 0, off = 0; i < d->n_ktext; off += d->ktext[i++].len)
 		fprintf(f, "ktext file=" KTEXT_FILE " offset=%zu bytes=%zu vaddr=0x%llx\n", off,
 			d->ktext[i].len, (unsigned long long)d->ktext[i].vaddr);
@@ -220,8 +228,10 @@ static enum csd_err read_metadata(const char *dir, struct csd_dump *d)
 static enum csd_err read_sink(const char *dir, const char *line, struct csd_dump *d)
 {
 	char file[64], name[CSD_NAME_MAX];
-	unsigned int flags;
+	unsigned int flags, id;
+	struct csd_sink *s;
 	size_t bytes, len;
+	const char *one;
 	uint8_t *data;
 	enum csd_err err;
 
@@ -235,7 +245,31 @@ static enum csd_err read_sink(const char *dir, const char *line, struct csd_dump
 		return err;
 	if (len != bytes)
 		csd_warn("%s/%s: %zu bytes, the summary says %zu", dir, file, len, bytes);
-	return csd_dump_add_sink(d, name, data, len, flags) ? CSD_OK : CSD_ERR_NOMEM;
+	s = csd_dump_add_sink(d, name, data, len, flags);
+	if (!s)
+		return CSD_ERR_NOMEM;
+	one = strstr(line, " one_source=0x");
+	if (one && sscanf(one, " one_source=0x%x", &id) == 1 && csd_trace_id_valid(id))
+		s->one_source = (uint8_t)id;
+	return CSD_OK;
+}
+
+/* What an "etm cpu=N trace_id=0xN stop=R stop_addr=0xA" line says stopped CPU N. */
+static void read_etm_stop(const char *line, struct csd_dump *d)
+{
+	unsigned long long cpu, addr;
+	unsigned int id, reason;
+
+	if (sscanf(line, "etm cpu=%llu trace_id=0x%x stop=%u stop_addr=0x%llx", &cpu, &id,
+		   &reason, &addr) != 4 || reason > UINT16_MAX)
+		return;
+	for (size_t i = 0; i < d->n_etms; i++) {
+		if (d->etms[i].cpu == cpu) {
+			d->etms[i].stop_known = true;
+			d->etms[i].stop_reason = (uint16_t)reason;
+			d->etms[i].stop_addr = addr;
+		}
+	}
 }
 
 /* One "ktext file=F offset=N bytes=N vaddr=0xA" line: a piece of *@text (read once). */
@@ -312,10 +346,14 @@ enum csd_err csd_extract_read(const char *dir, struct csd_dump *d)
 		else if (!strncmp(line, "osrelease=", 10))
 			snprintf(d->osrelease, sizeof(d->osrelease), "%s", line + 10);
 	}
-	free(s);
 	free(ktext);
 	if (!err)
 		err = read_metadata(dir, d);
+	/* The lines are cut at their ends now: each is a string. */
+	for (char *line = s; !err && line < s + len; line += strlen(line) + 1)
+		if (!strncmp(line, "etm ", 4))
+			read_etm_stop(line, d);
+	free(s);
 	if (!err && !d->n_sinks) {
 		csd_error("%s: the summary lists no trace", dir);
 		err = CSD_ERR_NOTRACE;

@@ -425,6 +425,7 @@ static enum csd_err add_etm(struct csd_dump *d, struct csd_registry *reg,
 static enum csd_err load_record(const struct csd_mem *m, struct csd_registry *reg,
 				struct csd_record *r, struct csd_dump *d)
 {
+	struct csd_sink *s;
 	uint8_t *data;
 	size_t len;
 	enum csd_err err;
@@ -441,7 +442,13 @@ static enum csd_err load_record(const struct csd_mem *m, struct csd_registry *re
 		free(data);
 		return err;
 	}
-	return csd_dump_add_sink(d, r->name, data, len, r->flags) ? CSD_OK : CSD_ERR_NOMEM;
+	s = csd_dump_add_sink(d, r->name, data, len, r->flags);
+	if (!s)
+		return CSD_ERR_NOMEM;
+	/* Version 2: a sink's trace_id is its one source's, when it had one. */
+	if (r->version >= 2 && (r->flags & CSD_F_FORMATTED) && csd_trace_id_valid(r->trace_id))
+		s->one_source = (uint8_t)r->trace_id;
+	return CSD_OK;
 }
 
 static void kernel_fields(const char *info, struct csd_dump *d)

@@ -31,7 +31,21 @@ lister_seq() {
 	snap=$(cd "$1" && pwd)
 	out=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 	rm -f "$out.ppl"	# trc_pkt_lister appends to its log file
-	(cd "$(dirname "$out")" && trc_pkt_lister -ss_dir "$snap" -decode \
-		-logfilename "$(basename "$out").ppl" >/dev/null)
+	# It lists one buffer (the first, or -src_name's): a snapshot of raw
+	# buffers only, one per trace unit (a sink per CPU), is listed buffer by
+	# buffer into the one log.
+	local names
+	names=$(awk -F= '/^\[buffer/ { b = 1 } b && $1 == "name" { n = n " " $2 }
+		b && $1 == "format" && $2 != "source_data" { raw = -1 }
+		END { c = split(n, x, " "); if (raw == 0 && c > 1) print n }' "$snap/trace.ini")
+	if [ -n "$names" ]; then
+		for n in $names; do
+			(cd "$(dirname "$out")" && trc_pkt_lister -ss_dir "$snap" -decode \
+				-src_name "$n" -logfilename "$(basename "$out").ppl" >/dev/null)
+		done
+	else
+		(cd "$(dirname "$out")" && trc_pkt_lister -ss_dir "$snap" -decode \
+			-logfilename "$(basename "$out").ppl" >/dev/null)
+	fi
 	"$here/trace_seq.py" ppl "$out.ppl" >"$out"
 }

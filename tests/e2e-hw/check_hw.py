@@ -97,16 +97,16 @@ def check_sink(c, core, records, a, held, streams):
     if a.expect == "none":
         c.ok(not sinks, f"registry: no trace record after the session ended "
              f"({[r['name'] for r in sinks]})")
-        return None
+        return None, None, []
     rec = next((r for r in sinks if r["name"] == a.sink), None)
     if not c.ok(rec is not None, f"registry: a trace record {a.sink} "
                 f"(have {[r['name'] for r in sinks]})"):
-        return None
+        return None, None, []
     flags = set(rec["flag_names"])
     if a.expect == "failed":
         c.ok("FAILED" in flags and "SAVED" not in flags,
              f"{a.sink}: flags {rec['flag_names']}: FAILED, not SAVED")
-        return None
+        return None, None, []
     c.ok("SAVED" in flags and "FORMATTED" in flags,
          f"{a.sink}: flags {rec['flag_names']}")
     c.ok(("WRAPPED" in flags) == (a.expect == "wrapped"),
@@ -130,8 +130,12 @@ def check_sink(c, core, records, a, held, streams):
     # What the sink held is the ETMs' streams, framed: each trace ID's
     # bytes are a piece of what its ETM was given (its start, unless the
     # sink wrapped).
-    got = deformat.streams_of(frames)
-    c.ok(bool(got), f"{a.sink}: trace IDs {sorted(hex(t) for t in got)}")
+    # A sink whose record names its one source (record ABI version 2): the
+    # bytes no ID change claims are that source's.
+    one = rec["trace_id"] or None
+    got = deformat.streams_of(frames, one)
+    c.ok(bool(got), f"{a.sink}: trace IDs {sorted(hex(t) for t in got)}"
+         f"{f' (the record names 0x{one:x} its one source)' if one else ''}")
     for tid, b in sorted(got.items()):
         src = streams.get(tid)
         if src is None:
@@ -144,7 +148,7 @@ def check_sink(c, core, records, a, held, streams):
         c.ok(pos >= 0 and len(b) > 0,
              f"trace ID 0x{tid:x}: {len(b)} bytes = the ETM's stream "
              f"(of {len(src)} bytes, repeated) from byte {pos % max(len(src), 1)}")
-    return data
+    return data, one, sorted(got)
 
 
 def check_etms(c, core, records, etm_regs, cpus, which, console):
@@ -281,25 +285,29 @@ def main():
         check_quiet(c, console, *a.quiet_between)
     if a.qemu_log:
         check_qemu_log(c, a.qemu_log)
-    datas = []
+    datas, checked = [], []
     try:
         core = Vmcore(a.vmcore, a.vmlinux)
         _, head, records = vmcore_registry.walk(core)
         print(f"registry at 0x{head:x}: {len(records)} record(s)")
-        datas = [check_sink(c, core, records, one, held, streams)
-                 for one, held in zip(each, helds)]
+        checked = [check_sink(c, core, records, one, held, streams)
+                   for one, held in zip(each, helds)]
+        datas = [d for d, _, _ in checked]
         if a.expect != "none":
             check_etms(c, core, records, read_etm_regs(a.etm_regs), cpus,
                        a.etm_cpus, console)
     except (vmcore_registry.VmcoreError, KeyError, ValueError) as e:
         c.ok(False, f"registry walk: {e}")
     if a.own_sinks:
-        ids = [sorted(deformat.streams_of(d[:len(d) // 16 * 16])) for d in datas if d]
-        flat = [t for i in ids for t in i]
-        c.ok(len(ids) == len(each) and all(len(i) == 1 for i in ids) and
-             len(set(flat)) == len(flat),
-             f"each of the {len(each)} sinks holds one tracer's trace, its own: "
-             f"trace IDs {[[hex(t) for t in i] for i in ids]}")
+        # Each record names its one source, a different one each, and the
+        # sink holds that source's trace and no other's.
+        named = [one for _, one, _ in checked]
+        ids = [i for _, _, i in checked]
+        c.ok(all(named) and len(set(named)) == len(each) and
+             all(i == [n] for n, i in zip(named, ids)),
+             f"each of the {len(each)} sinks holds one tracer's trace, its own: the records "
+             f"name {[hex(n) if n else n for n in named]}, the bytes are of "
+             f"{[[hex(t) for t in i] for i in ids]}")
     for one, data in zip(each, datas):
         if not a.extract or data is None:
             continue

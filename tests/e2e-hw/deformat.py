@@ -21,10 +21,20 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import frames  # noqa: E402
 
 
-def streams_of(data):
-    """{trace ID: bytes} of the whole frames of data, padding dropped."""
-    return {tid: bytes(b) for tid, b in frames.deframe(data).items()
-            if tid is not None and 0 < tid < 0x70}
+def streams_of(data, one=None):
+    """{trace ID: bytes} of the whole frames of data, padding dropped.
+
+    one: the sink's one source (its record says), whose are the bytes before
+    any ID change and after a barrier (which reads as ID 0x7f): a formatter
+    writes an ID only when it changes, and a wrapped buffer of one source
+    holds none."""
+    out = {}
+    for tid, b in frames.deframe(data).items():
+        if one and tid in (None, 0x7f):
+            tid = one
+        if tid is not None and 0 < tid < 0x70:
+            out[tid] = out.get(tid, b"") + bytes(b)
+    return out
 
 
 def main():

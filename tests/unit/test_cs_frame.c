@@ -63,9 +63,69 @@ static void test_round_trip(void)
 	}
 }
 
+/*
+ * One source's wrapped buffer: a barrier, then frames of data only (the ID
+ * change was overwritten).  No ID is in it: csd_frames_demux() attributes
+ * nothing; with the record's one source the bytes are that source's, and
+ * csd_sink_one_source() makes the sink a raw one of it.  A sink whose frames
+ * do hold an ID, or that names no source, is left alone.
+ */
+static void test_one_source(void)
+{
+	uint8_t buf[48], want[30], *f;
+	struct csd_streams s = { 0 };
+	struct csd_sink sink = { .flags = CSD_F_FORMATTED | CSD_F_WRAPPED, .one_source = 0x12 };
+	size_t flen;
+
+	memset(buf, 0xff, 16);
+	for (int i = 0; i < 4; i++)
+		buf[4 * i + 3] = 0x7f;			/* 0x7fffffff x 4: the barrier */
+	for (int fr = 0; fr < 2; fr++) {
+		uint8_t *p = buf + 16 + 16 * fr;
+
+		for (int i = 0; i < 15; i++) {
+			/* Even bytes: data with bit 0 clear (the aux byte gives it back). */
+			p[i] = (uint8_t)((fr * 15 + i) * 2 + (i % 2));
+			want[fr * 15 + i] = p[i];
+		}
+		p[15] = 0;
+	}
+	CHECK(csd_frames_demux(buf, sizeof(buf), &s) == 0, "demux");
+	for (int id = 0; id < CSD_TRACE_ID_MAX; id++)
+		CHECK(!s.len[id], "no ID in the frames, yet %zu bytes for 0x%x", s.len[id], id);
+	CHECK(s.n_sync == 1, "one barrier");
+	csd_streams_free(&s);
+	CHECK(csd_frames_demux_one(buf, sizeof(buf), 0x12, &s) == 0, "demux_one");
+	CHECK(s.len[0x12] == 30 && !memcmp(s.data[0x12], want, 30),
+	      "one source: %zu bytes of 30", s.len[0x12]);
+	csd_streams_free(&s);
+
+	sink.data = malloc(sizeof(buf));
+	sink.len = sizeof(buf);
+	memcpy(sink.data, buf, sizeof(buf));
+	CHECK(csd_sink_one_source(&sink) == 0, "one_source");
+	CHECK(!(sink.flags & CSD_F_FORMATTED) && sink.source_known && sink.source_id == 0x12 &&
+	      sink.len == 30 && !memcmp(sink.data, want, 30), "a raw sink of 0x12 now");
+	free(sink.data);
+
+	/* Frames that hold an ID: as they are. */
+	CHECK(csd_frames_format(0x14, want, sizeof(want), &f, &flen) == 0, "format");
+	sink = (struct csd_sink){ .flags = CSD_F_FORMATTED, .one_source = 0x12,
+				  .data = f, .len = flen };
+	CHECK(csd_sink_one_source(&sink) == 0 && (sink.flags & CSD_F_FORMATTED) &&
+	      !sink.source_known && sink.data == f && sink.len == flen,
+	      "a sink with IDs is left alone");
+	sink.one_source = 0;
+	memcpy(f, buf, 16);
+	CHECK(csd_sink_one_source(&sink) == 0 && (sink.flags & CSD_F_FORMATTED),
+	      "a sink that names no source is left alone");
+	free(f);
+}
+
 int main(void)
 {
 	test_hand_frame();
 	test_round_trip();
+	test_one_source();
 	return test_result("test_cs_frame");
 }

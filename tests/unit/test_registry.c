@@ -354,6 +354,43 @@ static void test_stop_fields(void)
 	csd_dump_free(&d);
 }
 
+/*
+ * A version 2 sink record that names its one source, holding frames with
+ * no trace ID (one source's wrapped buffer): loaded as a raw sink of that
+ * source.  The same bytes named by no source stay formatted.
+ */
+static void test_one_source_sink(void)
+{
+	struct csd_input_status st;
+	struct csd_dump d;
+	struct vg g;
+	uint8_t frames[32];
+	struct vg_rec r = { .kind = 1, .flags = CSD_F_SAVED | CSD_F_FORMATTED, .cpu = -1,
+			    .name = "tmc_etf1", .data = frames, .data_len = sizeof(frames),
+			    .trace_id = 0x12, .version = 2 };
+	enum csd_err err;
+
+	for (size_t i = 0; i < sizeof(frames); i++)
+		frames[i] = (uint8_t)(i % 16 == 15 ? 0 : (i * 2) & 0xfe);
+	vg_init(&g, 1);
+	vg_add_etm(&g, 1, 0x12);
+	vg_add_record(&g, &r);
+	r.name = "tmc_etf2";
+	r.trace_id = 0;
+	vg_add_record(&g, &r);
+	err = load(&g, "onesource.vmcore", 0, &d, &st);
+	CHECK(err == CSD_OK && d.n_sinks == 2, "one source: %s, %zu sinks", csd_strerror(err),
+	      d.n_sinks);
+	if (d.n_sinks == 2) {
+		CHECK(!(d.sinks[0].flags & CSD_F_FORMATTED) && d.sinks[0].source_known &&
+		      d.sinks[0].source_id == 0x12 && d.sinks[0].len == 30,
+		      "tmc_etf1: a raw sink of 0x12 (%zu bytes)", d.sinks[0].len);
+		CHECK((d.sinks[1].flags & CSD_F_FORMATTED) && !d.sinks[1].source_known &&
+		      d.sinks[1].len == sizeof(frames), "tmc_etf2: formatted, as saved");
+	}
+	csd_dump_free(&d);
+}
+
 int main(int argc, char **argv)
 {
 	const char *keep = argc > 2 && !strcmp(argv[1], "--write") ? argv[2] : NULL;
@@ -369,6 +406,7 @@ int main(int argc, char **argv)
 	test_too_long();
 	test_bad_fields();
 	test_stop_fields();
+	test_one_source_sink();
 	test_truncated();
 	test_no_registry_no_trace();
 	test_not_a_vmcore();

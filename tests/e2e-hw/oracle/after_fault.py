@@ -196,11 +196,18 @@ def main():
     tid = int(regs['TRCTRACEIDR'], 0) & 0x7f
     # The sink that holds the CPU's trace: the one of the session, or, with
     # a sink per CPU (the local ETFs), its own.
+    # A raw (source_data) buffer is the stream of the ETM the snapshot maps
+    # to it: csdump writes one for a sink with one source.
     sink, stream = b'', b''
+    own = ini['source_buffers'].get('ETM_%d' % cpu, '') if 'source_buffers' in ini else ''
     for name in ini['trace_buffers']['buffers'].split(','):
-        with open(os.path.join(snap, ini[name.strip()]['file']), 'rb') as f:
+        buf = ini[name.strip()]
+        with open(os.path.join(snap, buf['file']), 'rb') as f:
             data = f.read()
-        got = deformat.streams_of(data[:len(data) // 16 * 16]).get(tid, b'')
+        if buf.get('format') == 'source_data':
+            got = data if buf.get('name') == own else b''
+        else:
+            got = deformat.streams_of(data[:len(data) // 16 * 16]).get(tid, b'')
         if got or not sink:
             sink, stream = data, got
         if got:
