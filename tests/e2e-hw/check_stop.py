@@ -43,6 +43,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
 sys.path.insert(0, os.path.join(HERE, "oracle"))
 import vmcore_registry  # noqa: E402
+import after_fault  # noqa: E402
 import check_exec  # noqa: E402
 
 NT_PRSTATUS = 1
@@ -90,19 +91,6 @@ def oops_report(console, vmlinux):
     fail(f"no oops report (CPU: N PID, pc : ...) after the crash in {console}")
 
 
-def panic_cpu(console):
-    """The CPU of the first "CPU: N PID" line after the crash began."""
-    seen = False
-    with open(console, errors="replace") as f:
-        for line in f:
-            if "crashing:" in line:
-                seen = True
-            m = re.search(r"CPU: (\d+) PID: \d+", line)
-            if seen and m:
-                return int(m.group(1))
-    fail(f'no "CPU: N PID" line after the crash in {console}')
-
-
 def text_stops(path):
     """{cpu: the "trace stopped" line of its block} of csdump's text decode."""
     stops, cpu = {}, None
@@ -147,7 +135,7 @@ def main():
         cpu, pc = oops_report(args.console, args.vmlinux)
         want = ("fault", pc)
     else:
-        cpu = panic_cpu(args.console)
+        cpu = after_fault.panicking_cpu(args.console)
         want = ("panic", 0)
     by_cpu = {r["cpu"]: r for r in tracers}
     if cpu not in by_cpu:
