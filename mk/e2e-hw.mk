@@ -74,6 +74,16 @@ $(addprefix check-e2e-hw-capture-,$(E2E_HW_CAPTURE)): check-e2e-hw-capture-%: \
 CHECKS += $(addprefix check-e2e-hw-,$(E2E_HW_SCENARIOS)) \
 	  $(addprefix check-e2e-hw-capture-,$(E2E_HW_CAPTURE))
 
+# The record's comparison itself (oracle/check_exec.py) on records built
+# by hand, whose answers are known: what it must find, refuse, and the
+# damage it must catch (oracle/test_check_exec.py).  No QEMU run.
+.PHONY: check-e2e-hw-oracle
+check-e2e-hw-oracle:
+	@$(HARNESS) e2e-hw-oracle /usr/bin/python3 tests/e2e-hw/oracle/test_check_exec.py
+
+e2e-hw: check-e2e-hw-oracle
+CHECKS += check-e2e-hw-oracle
+
 # The panic save's cost against the size of an ETR buffer it saves in place
 # (issue 14, item 9): a wrapped scatter-gather buffer of 1, 16 and 64 MiB,
 # each a full scenario; the time is the one the panic log line gives.

@@ -28,9 +28,11 @@ execution outside the image is one run on both sides, of unknown end,
 compared by its first address.
 
 The check holds itself to account: for every CPU that matches, it also
-searches two damaged copies of the record (a run in the middle of the
+searches two damaged copies of the record (a run near the middle of the
 matched stretch one instruction longer; that run left out) and fails if
-either still matches.
+either still matches.  The run is one that differs from the run before
+it: in a spin loop, one more or one fewer iteration of the same run is
+no damage a trace can show (damage_site()).
 """
 import argparse
 import json
@@ -130,12 +132,38 @@ def find(dec, orc):
     return None, why
 
 
+def damage_site(dec, orc, j):
+    """The run of orc to damage, in the stretch dec matched ending at j.
+
+    Not any run will do.  A run that repeats its predecessor (a spin
+    loop: a CPU waiting for a lock repeats one run thousands of times)
+    can be left out without any trace telling, when the repeats reach back
+    to the stretch's start: no trace can count the iterations before its
+    first synchronization.  So the site is the run nearest the stretch's
+    middle that differs from the run before it, is not the first (which
+    may start late) or the last (which may end early) of the stretch, has
+    a known end, and is not one the decode ends at an exception (which
+    may end early too).  None if there is no such run.
+    """
+    m = len(dec)
+    first = j - m + 1
+    mid = j - m // 2
+    for d in range(m):
+        for k in (mid - d, mid + d) if d else (mid,):
+            if not first + 1 <= k <= j - 1:
+                continue
+            if (orc[k][1] is not None and orc[k] != orc[k - 1]
+                    and not dec[k - first][2]):
+                return k
+    return None
+
+
 def caught(dec, orc, j):
     """Do both damaged copies of the record fail to match?"""
-    mid = j - len(dec) // 2
+    mid = damage_site(dec, orc, j)
+    if mid is None:
+        return False
     longer = [list(r) for r in orc]
-    while longer[mid][1] is None:
-        mid += 1
     longer[mid][1] += 4
     missing = orc[:mid] + orc[mid + 1:]
     return find(dec, longer)[0] is None and find(dec, missing)[0] is None

@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Self-test of check_exec.py's matching, on records built here.
+
+    test_check_exec.py
+
+The e2e-hw scenarios trust check_exec.py to refuse a decode that is not
+what QEMU recorded, and to refuse itself when its damaged copies of the
+record still match.  These cases pin both down on small records whose
+answer is known by construction, the spin loop case among them: a CPU
+waiting for a lock repeats one run thousands of times, and a 64 KiB ETF
+can begin inside that loop (exec-letf-rsbb-oops under load).
+"""
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import check_exec  # noqa: E402
+
+BASE = 0xffffffc008000000
+
+
+def run(n, insns=4):
+    """A run of sequential instructions: [start, end)."""
+    return [BASE + 0x1000 * n, BASE + 0x1000 * n + 4 * insns]
+
+
+def dec(runs, exc=()):
+    """The decode's form of runs: [start, end, ends at an exception]."""
+    return [r + [i in exc] for i, r in enumerate(runs)]
+
+
+SPIN = run(99, 8)
+
+
+class Match(unittest.TestCase):
+    def test_stretch_found_with_late_first_and_early_last(self):
+        orc = [run(i) for i in range(10)]
+        d = dec([[orc[3][0] + 4, orc[3][1]]] + orc[4:8] + [[orc[8][0], orc[8][1] - 4]])
+        self.assertEqual(check_exec.find(d, orc), (8, None))
+
+    def test_run_not_in_record_refused(self):
+        orc = [run(i) for i in range(10)]
+        d = dec(orc[3:6] + [run(50)] + orc[7:9])
+        self.assertIsNone(check_exec.find(d, orc)[0])
+
+    def test_run_of_other_length_refused(self):
+        orc = [run(i) for i in range(10)]
+        d = dec(orc[3:9])
+        d[2][1] += 4
+        self.assertIsNone(check_exec.find(d, orc)[0])
+
+
+class Damage(unittest.TestCase):
+    def test_plain_stretch_damage_caught(self):
+        orc = [run(i) for i in range(20)]
+        d = dec(orc[2:18])
+        j, _ = check_exec.find(d, orc)
+        self.assertTrue(check_exec.caught(d, orc, j))
+
+    def test_stretch_starting_in_a_spin_loop(self):
+        # More than half the stretch is one repeated run: leaving one of
+        # its repeats out changes nothing a trace can show, so the damage
+        # must be done where the runs differ.  Failed before damage_site().
+        tail = [run(i) for i in range(1, 9)]
+        orc = [run(50), run(51)] + [SPIN] * 40 + tail + [run(60)]
+        d = dec([SPIN] * 20 + tail)
+        j, why = check_exec.find(d, orc)
+        self.assertIsNotNone(j, why)
+        self.assertTrue(check_exec.caught(d, orc, j))
+
+    def test_site_differs_from_its_predecessor(self):
+        tail = [run(i) for i in range(1, 9)]
+        orc = [SPIN] * 40 + tail
+        d = dec([SPIN] * 20 + tail)
+        j, _ = check_exec.find(d, orc)
+        k = check_exec.damage_site(d, orc, j)
+        self.assertNotEqual(orc[k], orc[k - 1])
+
+    def test_site_skips_a_run_ending_at_an_exception(self):
+        orc = [run(i) for i in range(11)]
+        d = dec(orc[0:11], exc=(5,))
+        j, _ = check_exec.find(d, orc)
+        self.assertEqual(j, 10)
+        k = check_exec.damage_site(d, orc, j)
+        self.assertNotEqual(k, 5)
+        self.assertTrue(check_exec.caught(d, orc, j))
+
+    def test_nothing_to_damage_proves_nothing(self):
+        orc = [SPIN] * 30
+        d = dec([SPIN] * 10)
+        j, _ = check_exec.find(d, orc)
+        self.assertIsNone(check_exec.damage_site(d, orc, j))
+        self.assertFalse(check_exec.caught(d, orc, j))
+
+
+if __name__ == '__main__':
+    unittest.main()
