@@ -184,11 +184,19 @@ if [ "$source" = synth ]; then
 else
 	# The panicking CPU stops recording at machine_kexec, after the save,
 	# before the capture kernel; the others stop executing at the crash-stop
-	# IPI (PSCI CPU_OFF).
+	# IPI (PSCI CPU_OFF).  With KASLR, machine_kexec runs at its link
+	# address plus a multiple of 2 MiB (arm64's MIN_KIMG_ALIGN), known only
+	# after the boot: the plugin takes the block there whose first four
+	# instructions are vmlinux's.
 	freeze=$(nm "$VMLINUX" | awk '$3 == "machine_kexec" { print "0x" $1 }')
 	[ -n "$freeze" ] || { echo "scenario.sh: no machine_kexec in $VMLINUX" >&2; exit 2; }
+	code=$(aarch64-linux-gnu-objdump -d --start-address="$freeze" \
+		--stop-address="$(printf '0x%x' $((freeze + 16)))" "$VMLINUX" |
+		awk -F '\t' '/^ *[0-9a-f]+:\t/ { sub(/ +$/, "", $2); printf ",code=%s", $2 }')
+	[ "$(echo "$code" | grep -o code= | wc -l)" = 4 ] ||
+		{ echo "scenario.sh: machine_kexec's code not found in $VMLINUX" >&2; exit 2; }
 	[ -n "${E2E_HW_QUICK:-}" ] ||
-		qemu_args="$qemu_args -plugin ${EXEC_RING:?},out=$out/models,freeze=$freeze"
+		qemu_args="$qemu_args -plugin ${EXEC_RING:?},out=$out/models,freeze=$freeze$code,slide=0x200000"
 	trace_opt= streams=$out/models
 fi
 # A sink whose save must fail: its record FAILED, the vmcore there anyway.
@@ -298,11 +306,27 @@ if [ "$expect" != none ] && [ "$expect" != failed ] && [ -z "${E2E_HW_NO_DECODE:
 	"$here/decode_check.sh" "$CSDUMP" "$out/vmcore" "$VMLINUX" "$out" || status=1
 	e2e_elapsed "$t0" decode "$out/times"
 fi
+# KASLR: where the image ran, in the kernel's own words at panic
+# ("Kernel Offset: 0x... from ..."; no such line without KASLR, or with an
+# offset of 0), which VMCOREINFO's KERNELOFFSET (the ELF note's text, read
+# here without csdump) must say too.
+kaslr=$(grep -a -o -m 1 'Kernel Offset: 0x[0-9a-f]*' "$out/console.log" | sed 's/.* //' || true)
+note=$(grep -a -o -m 1 'KERNELOFFSET=[0-9a-f]*' "$out/vmcore" | sed 's/.*=/0x/' || true)
+if [ -n "$kaslr" ] || [ "${E2E_HW_KASLR:-}" = 1 ]; then
+	if [ -z "$kaslr" ] || [ "$((kaslr))" = 0 ] || [ "$((note))" != "$((kaslr))" ]; then
+		fail "KASLR: console offset '${kaslr:-none}', VMCOREINFO KERNELOFFSET '${note:-none}'"
+	else
+		echo "ok    KASLR: the kernel ran $kaslr above its link address (console and VMCOREINFO)"
+	fi
+	echo "$kaslr" >"$out/kaslr-offset"
+fi
+kaslr=${kaslr:-0}
+
 # Real execution: the decode against QEMU's record of what each vCPU ran.
 if [ "$source" = exec ] && [ "$expect" != none ] && [ "$expect" != failed ] &&
    [ -z "${E2E_HW_NO_DECODE:-}" ]; then
 	"$here/oracle/check_exec.py" "$out/decode.jsonl" "$out/models" \
-		--vmlinux "$VMLINUX" || status=1
+		--vmlinux "$VMLINUX" --kaslr-offset "$kaslr" || status=1
 	# Stock perf on csdump's perf.data, with the kernel text as it ran:
 	# its branches are the record's.
 	if "$CSDUMP" perf "$out/vmcore" -o "$out/perf-img.data" --vmlinux "$VMLINUX" \
@@ -310,7 +334,7 @@ if [ "$source" = exec ] && [ "$expect" != none ] && [ "$expect" != failed ] &&
 	   perf script -i "$out/perf-img.data" -k "$out/perf-img.data.elf" -F cpu,ip,addr \
 		>"$out/perf-script.txt" 2>"$out/perf-script.err"; then
 		"$here/oracle/check_perf.py" "$out/perf-script.txt" "$out/models" \
-			--vmlinux "$VMLINUX" || status=1
+			--vmlinux "$VMLINUX" --kaslr-offset "$kaslr" || status=1
 	else
 		fail "csdump perf or perf script on $out/perf-img.data (see perf-script.err)"
 	fi

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """Hold csdump's decode of a real-execution trace against QEMU's record.
 
-    check_exec.py DECODE.jsonl RING_DIR --vmlinux FILE [--min-insns N] [--cpus LIST]
+    check_exec.py DECODE.jsonl RING_DIR --vmlinux FILE [--kaslr-offset N]
+                  [--min-insns N] [--cpus LIST]
 
 DECODE.jsonl is `csdump decode --format jsonl --last 0`; RING_DIR holds the
 exec_ring plugin's cpuN.ring files (what each vCPU executed, as QEMU's
@@ -23,7 +24,8 @@ CPU.  Exit 1 on any mismatch, with the first one shown.
 
 Code outside the program image (user space: the image is vmlinux's
 [_text, _etext)) cannot be decoded: the decode says where the trace went
-(no_image) and loses its way until the next address.  So each stretch of
+(no_image) and loses its way until the next address.  A KASLR kernel ran
+its image --kaslr-offset above vmlinux's link addresses.  So each stretch of
 execution outside the image is one run on both sides, of unknown end,
 compared by its first address.
 
@@ -94,10 +96,17 @@ def symbols(vmlinux):
     return {f[2]: int(f[0], 16) for f in (l.split() for l in out.splitlines()) if len(f) == 3}
 
 
-def image_of(vmlinux, syms=None):
-    """[_text, _etext) of vmlinux."""
+def image_of(vmlinux, syms=None, offset=0):
+    """[_text, _etext) of vmlinux, where it ran: moved by the KASLR offset."""
     syms = syms or symbols(vmlinux)
-    return syms['_text'], syms['_etext']
+    return syms['_text'] + offset, syms['_etext'] + offset
+
+
+def add_offset_arg(ap):
+    """--kaslr-offset: the kernel's own word on where it ran."""
+    ap.add_argument('--kaslr-offset', type=lambda v: int(v, 0), default=0,
+                    help="the KASLR offset the kernel printed ('Kernel Offset:'"
+                    " at panic), 0 without KASLR")
 
 
 def match_at(dec, orc, j):
@@ -177,9 +186,10 @@ def main():
     ap.add_argument('--cpus', default='')
     ap.add_argument('--max-runs', type=int, default=200000)
     ap.add_argument('--vmlinux', required=True)
+    add_offset_arg(ap)
     a = ap.parse_args()
     segs = decoded_segments(a.decode)
-    image = image_of(a.vmlinux)
+    image = image_of(a.vmlinux, offset=a.kaslr_offset)
     want = [int(c) for c in a.cpus.split(',') if c] or sorted(segs)
     fails = 0
     for cpu in want:

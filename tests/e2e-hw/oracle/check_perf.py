@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Stock perf's branches of an extracted perf.data against QEMU's record.
 
-    check_perf.py PERF_SCRIPT.txt RING_DIR --vmlinux FILE
+    check_perf.py PERF_SCRIPT.txt RING_DIR --vmlinux FILE [--kaslr-offset N]
 
 PERF_SCRIPT.txt is `perf script -k vmlinux -F cpu,ip,addr` of the
 perf.data `csdump extract` wrote: one branch a line, "[CPU] FROM => TO".
@@ -38,8 +38,9 @@ def main():
     ap.add_argument('script')
     ap.add_argument('rings')
     ap.add_argument('--vmlinux', required=True)
+    check_exec.add_offset_arg(ap)
     a = ap.parse_args()
-    image = check_exec.image_of(a.vmlinux)
+    image = check_exec.image_of(a.vmlinux, offset=a.kaslr_offset)
     inside = lambda x: image[0] <= x < image[1]
     branches = defaultdict(list)
     with open(a.script, errors='replace') as f:
