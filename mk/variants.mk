@@ -1,0 +1,75 @@
+# The kernels users run (issue 20): the kernel-hw build with a layout
+# fragment of kernel/configs/variants/ on top, one build tree per variant.
+#
+#   make kernel-hw-VARIANT   e.g. kernel-hw-kaslr48
+#   make kernel-variants     all of them (a stage of .ci/run)
+#   make e2e-variants        their checks (part of make check)
+#
+# Uses variables of mk/kernel.mk (read before this file).
+
+KERNEL_VARIANTS := $(basename $(notdir $(wildcard kernel/configs/variants/*.config)))
+
+kvar_out     = $(BUILD)/kernel-hw-$(1)-out
+kvar_image   = $(call kvar_out,$(1))/arch/arm64/boot/Image
+kvar_vmlinux = $(call kvar_out,$(1))/vmlinux
+kvar_stamp   = $(call kvar_out,$(1))/.csdump-kernel.stamp
+
+.PHONY: kernel-variants $(addprefix kernel-hw-,$(KERNEL_VARIANTS))
+kernel-variants: $(addprefix kernel-hw-,$(KERNEL_VARIANTS))
+$(foreach v,$(KERNEL_VARIANTS),$(eval kernel-hw-$(v): $(call kvar_stamp,$(v))))
+
+$(foreach v,$(KERNEL_VARIANTS),$(call kvar_stamp,$(v))): \
+		$(BUILD)/kernel-hw-%-out/.csdump-kernel.stamp: \
+		kernel/configs/variants/%.config $(KERNEL_INPUTS) | $(DEPS_STAMP)
+	@mkdir -p $(BUILD)
+	flock $(TREE_LOCK) sh -c 'kernel/scripts/tree.sh $(KERNEL_SRC) && \
+		KCONFIG_FRAGMENTS="$(abspath $(KERNEL_HW_FRAGMENTS) $<)" \
+		kernel/scripts/build.sh $(KERNEL_SRC) $(@D) Image'
+	@touch $@
+	@echo "kernel-hw-$*: $(@D)/arch/arm64/boot/Image"
+
+# Each variant's checks, on the emulated hardware (mk/e2e-hw.mk's scenario,
+# make demo), every one the 4K/39-bit runs have:
+#   check-e2e-hw-V-sysrq     exec-etr-sg-sysrq: records, CRCs, the trace
+#                            byte for byte, the decode against
+#                            trc_pkt_lister and QEMU's record, stock perf;
+#                            with KASLR, the offset non-zero in the console
+#                            and in VMCOREINFO alike
+#   check-e2e-hw-V-stack     drgn's backtrace = the decoded call chain
+#   check-e2e-hw-V-capture   the makedumpfile matrix on its vmcore
+#   check-e2e-hw-V-demo      make demo (a second boot): it runs, its decoded
+#                            stack names the oops report's functions, and
+#                            with KASLR its offset differs from the first's
+# Outputs in build/e2e-hw-V/.  KVAR_KASLR_V := 1 for a KASLR variant.
+KVAR_KASLR_kaslr48 := 1
+
+kvar_e2e = $(BUILD)/e2e-hw-$(1)
+kvar_env = $(E2E_HW_ENV) E2E_IMAGE=$(call kvar_image,$(1)) VMLINUX=$(call kvar_vmlinux,$(1)) \
+	   E2E_OUT=$(call kvar_e2e,$(1)) E2E_HW_KASLR=$(KVAR_KASLR_$(1))
+
+define kernel_variant_checks
+.PHONY: check-e2e-hw-$(1)-sysrq check-e2e-hw-$(1)-stack check-e2e-hw-$(1)-capture \
+	check-e2e-hw-$(1)-demo
+check-e2e-hw-$(1)-sysrq: e2e-hw-prep kernel-hw-$(1)
+	@$$(HARNESS) e2e-hw-$(1)-sysrq env $$(call kvar_env,$(1)) \
+		tests/e2e-hw/scenario.sh exec-etr-sg-sysrq
+check-e2e-hw-$(1)-stack: check-e2e-hw-$(1)-sysrq
+	@$$(HARNESS) e2e-hw-$(1)-stack /usr/bin/python3 tests/e2e/check_stack.py --min 10 \
+		$$(HOST)/csdump $$(call kvar_e2e,$(1))/exec-etr-sg-sysrq/vmcore \
+		$$(call kvar_vmlinux,$(1))
+check-e2e-hw-$(1)-capture: check-e2e-hw-$(1)-sysrq makedumpfile-env
+	@$$(HARNESS) e2e-hw-$(1)-capture env $$(CAPTURE_ENV) tests/e2e/capture.sh \
+		$$(call kvar_e2e,$(1))/exec-etr-sg-sysrq/vmcore $$(call kvar_vmlinux,$(1)) \
+		$$(call kvar_e2e,$(1))/capture $$(call kvar_e2e,$(1))/exec-etr-sg-sysrq/extract
+check-e2e-hw-$(1)-demo: check-e2e-hw-$(1)-sysrq
+	@$$(HARNESS) e2e-hw-$(1)-demo env $$(call kvar_env,$(1)) \
+		E2E_OUT=$$(call kvar_e2e,$(1))/demo \
+		tests/e2e-hw/demo_check.sh $$(call kvar_e2e,$(1))/exec-etr-sg-sysrq
+CHECKS += check-e2e-hw-$(1)-sysrq check-e2e-hw-$(1)-stack check-e2e-hw-$(1)-capture \
+	  check-e2e-hw-$(1)-demo
+endef
+$(foreach v,$(KERNEL_VARIANTS),$(eval $(call kernel_variant_checks,$(v))))
+
+.PHONY: e2e-variants
+e2e-variants: $(foreach v,$(KERNEL_VARIANTS),check-e2e-hw-$(v)-sysrq check-e2e-hw-$(v)-stack \
+	check-e2e-hw-$(v)-capture check-e2e-hw-$(v)-demo)
