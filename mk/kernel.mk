@@ -62,11 +62,14 @@ $(KERNEL_STAMP): $(KERNEL_INPUTS) | $(DEPS_STAMP)
 
 kernel-hw: $(KERNEL_HW_STAMP)
 
+# $(call kernel_hw_build,FRAGMENTS,OUT): the series' tree, then an Image
+# of allnoconfig + FRAGMENTS in OUT (also mk/variants.mk's kernels).
+kernel_hw_build = flock $(TREE_LOCK) sh -c 'kernel/scripts/tree.sh $(KERNEL_SRC) && \
+	KCONFIG_FRAGMENTS="$(abspath $(1))" kernel/scripts/build.sh $(KERNEL_SRC) $(2) Image'
+
 $(KERNEL_HW_STAMP): $(KERNEL_INPUTS) | $(DEPS_STAMP)
 	@mkdir -p $(BUILD)
-	flock $(TREE_LOCK) sh -c 'kernel/scripts/tree.sh $(KERNEL_SRC) && \
-		KCONFIG_FRAGMENTS="$(abspath $(KERNEL_HW_FRAGMENTS))" \
-		kernel/scripts/build.sh $(KERNEL_SRC) $(KERNEL_HW_OUT) Image'
+	$(call kernel_hw_build,$(KERNEL_HW_FRAGMENTS),$(KERNEL_HW_OUT))
 	@touch $@
 	@echo "kernel-hw: $(KERNEL_HW_IMAGE)"
 

@@ -22,9 +22,7 @@ $(foreach v,$(KERNEL_VARIANTS),$(call kvar_stamp,$(v))): \
 		$(BUILD)/kernel-hw-%-out/.csdump-kernel.stamp: \
 		kernel/configs/variants/%.config $(KERNEL_INPUTS) | $(DEPS_STAMP)
 	@mkdir -p $(BUILD)
-	flock $(TREE_LOCK) sh -c 'kernel/scripts/tree.sh $(KERNEL_SRC) && \
-		KCONFIG_FRAGMENTS="$(abspath $(KERNEL_HW_FRAGMENTS) $<)" \
-		kernel/scripts/build.sh $(KERNEL_SRC) $(@D) Image'
+	$(call kernel_hw_build,$(KERNEL_HW_FRAGMENTS) $<,$(@D))
 	@touch $@
 	@echo "kernel-hw-$*: $(@D)/arch/arm64/boot/Image"
 
@@ -47,9 +45,10 @@ kvar_e2e = $(BUILD)/e2e-hw-$(1)
 kvar_env = $(E2E_HW_ENV) E2E_IMAGE=$(call kvar_image,$(1)) VMLINUX=$(call kvar_vmlinux,$(1)) \
 	   E2E_OUT=$(call kvar_e2e,$(1)) E2E_HW_KASLR=$(KVAR_KASLR_$(1))
 
+kvar_checks = $(foreach c,sysrq stack capture demo,check-e2e-hw-$(1)-$(c))
+
 define kernel_variant_checks
-.PHONY: check-e2e-hw-$(1)-sysrq check-e2e-hw-$(1)-stack check-e2e-hw-$(1)-capture \
-	check-e2e-hw-$(1)-demo
+.PHONY: $(call kvar_checks,$(1))
 check-e2e-hw-$(1)-sysrq: e2e-hw-prep kernel-hw-$(1)
 	@$$(HARNESS) e2e-hw-$(1)-sysrq env $$(call kvar_env,$(1)) \
 		tests/e2e-hw/scenario.sh exec-etr-sg-sysrq
@@ -65,11 +64,9 @@ check-e2e-hw-$(1)-demo: check-e2e-hw-$(1)-sysrq
 	@$$(HARNESS) e2e-hw-$(1)-demo env $$(call kvar_env,$(1)) \
 		E2E_OUT=$$(call kvar_e2e,$(1))/demo \
 		tests/e2e-hw/demo_check.sh $$(call kvar_e2e,$(1))/exec-etr-sg-sysrq
-CHECKS += check-e2e-hw-$(1)-sysrq check-e2e-hw-$(1)-stack check-e2e-hw-$(1)-capture \
-	  check-e2e-hw-$(1)-demo
+CHECKS += $(call kvar_checks,$(1))
 endef
 $(foreach v,$(KERNEL_VARIANTS),$(eval $(call kernel_variant_checks,$(v))))
 
 .PHONY: e2e-variants
-e2e-variants: $(foreach v,$(KERNEL_VARIANTS),check-e2e-hw-$(v)-sysrq check-e2e-hw-$(v)-stack \
-	check-e2e-hw-$(v)-capture check-e2e-hw-$(v)-demo)
+e2e-variants: $(foreach v,$(KERNEL_VARIANTS),$(call kvar_checks,$(v)))
