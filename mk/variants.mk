@@ -38,12 +38,25 @@ $(foreach v,$(KERNEL_VARIANTS),$(call kvar_stamp,$(v))): \
 #   check-e2e-hw-V-demo      make demo (a second boot): it runs, its decoded
 #                            stack names the oops report's functions, and
 #                            with KASLR its offset differs from the first's
-# Outputs in build/e2e-hw-V/.  KVAR_KASLR_V := 1 for a KASLR variant.
+# Outputs in build/e2e-hw-V/.  KVAR_KASLR_V := 1 for a KASLR variant;
+# KVAR_CPU_V is the guest's -cpu where the Cortex-A57 lacks what the layout
+# needs (the 16K granule, FEAT_LVA).  pauth-impdef: QEMU's own PAC hash,
+# much faster than QARMA to emulate (the kernel-hw config has no PAC).
+# KVAR_LAYOUT_V: the VMCOREINFO lines the sysrq run must show
+# (scenario.sh's E2E_HW_LAYOUT), so a fragment the build dropped, or a CPU
+# that fell back to 48-bit VA, fails.
 KVAR_KASLR_kaslr48 := 1
+KVAR_KASLR_pages64k52 := 1
+KVAR_CPU_pages16k48 := max,pauth-impdef=on
+KVAR_CPU_pages64k52 := max,pauth-impdef=on
+KVAR_LAYOUT_kaslr48 := PAGESIZE=4096 VA_BITS=48 TCR_EL1_T1SZ=0x10
+KVAR_LAYOUT_pages16k48 := PAGESIZE=16384 VA_BITS=48 TCR_EL1_T1SZ=0x10
+KVAR_LAYOUT_pages64k52 := PAGESIZE=65536 VA_BITS=52 TCR_EL1_T1SZ=0xc
 
 kvar_e2e = $(BUILD)/e2e-hw-$(1)
 kvar_env = $(E2E_HW_ENV) E2E_IMAGE=$(call kvar_image,$(1)) VMLINUX=$(call kvar_vmlinux,$(1)) \
-	   E2E_OUT=$(call kvar_e2e,$(1)) E2E_HW_KASLR=$(KVAR_KASLR_$(1))
+	   E2E_OUT=$(call kvar_e2e,$(1)) E2E_HW_KASLR=$(KVAR_KASLR_$(1)) \
+	   E2E_CPU=$(or $(KVAR_CPU_$(1)),cortex-a57) E2E_HW_LAYOUT="$(KVAR_LAYOUT_$(1))"
 
 kvar_checks = $(foreach c,sysrq stack capture demo,check-e2e-hw-$(1)-$(c))
 

@@ -60,6 +60,7 @@
 #
 # Environment: run-qemu.sh's (E2E_QEMU: build/qemu's binary), plus E2E_OUT,
 # CSDUMP, ETM4ENC, EXEC_RING (the plugin) and VMLINUX (the guest's);
+# E2E_HW_LAYOUT: VMCOREINFO's layout keys the run must show (mk/variants.mk);
 # E2E_HW_NO_DECODE=1 skips the decode check (make e2e-hw-cost: minutes per
 # MiB in trc_pkt_lister); E2E_HW_QUICK=1 makes only the vmcore (make demo:
 # no record of execution, no check).
@@ -321,6 +322,19 @@ if [ -n "$kaslr" ] || [ "${E2E_HW_KASLR:-}" = 1 ]; then
 	echo "$kaslr" >"$out/kaslr-offset"
 fi
 kaslr=${kaslr:-0}
+# The kernel's layout as it ran (E2E_HW_LAYOUT, e.g. "PAGESIZE=65536
+# VA_BITS=52 TCR_EL1_T1SZ=0xc": 64K pages, a 52-bit kernel on a CPU with
+# FEAT_LVA), each a line of VMCOREINFO (NUMBER(KEY)=VALUE but for PAGESIZE),
+# read here without csdump.
+for kv in ${E2E_HW_LAYOUT:-}; do
+	k=${kv%%=*}
+	[ "$k" = PAGESIZE ] || kv="NUMBER($k)=${kv#*=}"
+	if grep -a -q -x -F -e "$kv" "$out/vmcore"; then
+		echo "ok    layout: VMCOREINFO says $kv"
+	else
+		fail "layout: VMCOREINFO lacks $kv (has: $(grep -a -o -m 1 "^${kv%%=*}=[0-9a-fx]*" "$out/vmcore" || echo nothing))"
+	fi
+done
 
 # Real execution: the decode against QEMU's record of what each vCPU ran.
 if [ "$source" = exec ] && [ "$expect" != none ] && [ "$expect" != failed ] &&

@@ -13,6 +13,9 @@
 #   E2E_QEMU      the QEMU binary (default qemu-system-aarch64; the emulated
 #                 CoreSight runs use build/qemu's, see mk/qemu.mk)
 #   E2E_MACHINE   -M properties after "virt" (e.g. ",coresight=on")
+#   E2E_CPU       the -cpu model (default cortex-a57; the 16K and 52-bit VA
+#                 kernels of mk/variants.mk need max, which has the 16K
+#                 granule and FEAT_LVA)
 #   E2E_QEMU_ARGS more QEMU arguments, split on white space
 #   E2E_LOG_DIR   a directory made after OUT_DIR is emptied (for QEMU's own
 #                 logs, e.g. the emulated CoreSight models')
@@ -29,7 +32,7 @@ qemu=${E2E_QEMU:-qemu-system-aarch64}
 mem=512
 # Six CPUs: one per trace unit of the Juno capture (E2E_DTSI names cpu@0-5).
 # shellcheck disable=SC2206
-machine=(-M "virt${E2E_MACHINE:-}" -cpu cortex-a57 -smp 6 -m "$mem" -nic none ${E2E_QEMU_ARGS:-})
+machine=(-M "virt${E2E_MACHINE:-}" -cpu "${E2E_CPU:-cortex-a57}" -smp 6 -m "$mem" -nic none ${E2E_QEMU_ARGS:-})
 cmdline="console=ttyAMA0 crashkernel=128M panic=1 $extra"
 capture_cmdline="console=ttyAMA0 nr_cpus=1 reset_devices panic=1"
 
