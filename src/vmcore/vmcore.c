@@ -83,6 +83,13 @@ static const struct csd_mem_ops vmcore_ops = {
 	.close = vmcore_close,
 };
 
+/*
+ * arm64's linear map, as 6.1's asm/memory.h lays it out: from PAGE_OFFSET,
+ * -(1 << VA_BITS), to PAGE_END, -(1 << (VA_BITS_MIN - 1)), where
+ * VA_BITS_MIN is 48 for a 52-bit kernel (which may run on a CPU without
+ * FEAT_LVA: its linear map then starts at -(1 << 48), and PHYS_OFFSET is
+ * lowered to match, so the one formula holds).
+ */
 static void setup_fallback(struct vmcore *vc)
 {
 	uint64_t va_bits;
@@ -92,13 +99,52 @@ static void setup_fallback(struct vmcore *vc)
 	if (!csd_vmcoreinfo_u64(vc->info, "NUMBER(VA_BITS)", 0, &va_bits) &&
 	    va_bits >= 36 && va_bits <= 52 &&
 	    !csd_vmcoreinfo_u64(vc->info, "NUMBER(PHYS_OFFSET)", 0, &vc->phys_offset)) {
+		uint64_t va_bits_min = va_bits > 48 ? 48 : va_bits;
+
 		vc->page_offset = ~0ull << va_bits;		/* -(1 << VA_BITS) */
-		vc->page_end = ~0ull << (va_bits - 1);		/* -(1 << (VA_BITS - 1)) */
+		vc->page_end = ~0ull << (va_bits_min - 1);	/* -(1 << (VA_BITS_MIN - 1)) */
 		vc->have_linear = 1;
 	}
 	if (!csd_vmcoreinfo_u64(vc->info, "NUMBER(kimage_voffset)", 0, &vc->kimage_voffset) &&
 	    !csd_vmcoreinfo_symbol(vc->info, "_stext", &vc->stext))
 		vc->have_kimage = 1;
+}
+
+/*
+ * A 52-bit VA kernel with 64K pages on a CPU without FEAT_LVA walks its
+ * page tables as built for 52 bits: swapper_pg_dir has PTRS_PER_PGD for
+ * VA_BITS and TTBR1 points TTBR1_BAL_OFFSET into it (asm/assembler.h's
+ * offset_ttbr1), where the entries of the 48-bit addresses are.
+ * libkdumpfile 0.5.1 takes the walk's geometry from TCR_EL1_T1SZ (48 bits
+ * there) and reads the table from its start: every vmalloc address fails.
+ * With the same number of levels for both sizes, the kernel's own software
+ * walk (pgd_offset_k) is the one to follow: VA_BITS's geometry from
+ * swapper_pg_dir.  Where the level counts differ (4K and 16K pages with
+ * LPA2, 6.9 and later), the kernel folds a level instead; left to
+ * libkdumpfile.
+ */
+static void set_pgt_geometry(struct vmcore *vc)
+{
+	uint64_t va_bits, t1sz, page_size;
+	kdump_attr_t attr;
+	int page_bits;
+
+	if (!vc->info || csd_vmcoreinfo_u64(vc->info, "NUMBER(VA_BITS)", 0, &va_bits) ||
+	    csd_vmcoreinfo_u64(vc->info, "NUMBER(TCR_EL1_T1SZ)", 0, &t1sz) ||
+	    csd_vmcoreinfo_u64(vc->info, "PAGESIZE", 10, &page_size) ||
+	    t1sz < 12 || t1sz > 28 || va_bits <= 64 - t1sz || va_bits > 52 ||
+	    (page_size != 16384 && page_size != 65536))
+		return;
+	page_bits = page_size == 16384 ? 14 : 16;
+	/* ARM64_HW_PGTABLE_LEVELS() of asm/pgtable-hwdef.h, for both sizes */
+	if ((va_bits - 4) / (page_bits - 3) != (64 - t1sz - 4) / (page_bits - 3))
+		return;
+	attr.type = KDUMP_NUMBER;
+	attr.val.number = va_bits;
+	if (kdump_set_attr(vc->ctx, "addrxlat.force.virt_bits", &attr) != KDUMP_OK)
+		csd_warn("cannot give libkdumpfile the page tables' VA_BITS %llu (%s); "
+			 "vmalloc addresses may not translate", (unsigned long long)va_bits,
+			 kdump_get_err(vc->ctx));
 }
 
 /* VMCOREINFO as a NUL-terminated string (a blob in libkdumpfile 0.5). */
@@ -257,6 +303,7 @@ static enum csd_err open_ctx(struct vmcore *vc, const char *path)
 	if (!vc->info)
 		csd_warn("%s: no VMCOREINFO in the dump", path);
 	setup_fallback(vc);
+	set_pgt_geometry(vc);
 	return CSD_OK;
 }
 

@@ -118,6 +118,46 @@ static void test_kdump_compressed(void)
 	csd_dump_free(&d);
 }
 
+/*
+ * A 52-bit VA kernel (64K pages, RHEL-like) on a CPU without FEAT_LVA: its
+ * linear map starts at -(1 << 48), not at PAGE_OFFSET = -(1 << 52), and
+ * ends at 6.1's PAGE_END, -(1 << 47).  No page tables in the image: the
+ * records are read through VMCOREINFO's layout alone.
+ */
+static void test_va52_on_va48(void)
+{
+	static const char *const name[] = { "va52.vmcore", "va52.kdump" };
+	struct csd_input_status st;
+	char path[4096];
+	struct csd_dump d;
+	enum csd_err err;
+	struct vg g;
+
+	for (int kdump = 0; kdump < 2; kdump++) {
+		vg_init_va(&g, 1, 52);
+		vg_add_etm(&g, 0, 0x10);
+		add_sink(&g, "tmc_etf0", 2048, 2048, 700, 0, 0);
+		vg_add_etm(&g, 1, 0x11);
+		snprintf(path, sizeof(path), "%s/%s", tmp, name[kdump]);
+		if (kdump)
+			vg_write_kdump(&g, path);
+		else
+			vg_write(&g, path, 0);
+		vg_free(&g);
+		memset(&d, 0, sizeof(d));
+		test_reset_msgs();
+		err = csd_input_load(path, &d, &st);
+		CHECK(err == CSD_OK && !st.partial, "%s: %s partial %d (%s)", name[kdump],
+		      csd_strerror(err), st.partial, test_msgs());
+		CHECK(d.n_sinks == 1 && d.n_etms == 2, "%s: %zu sinks %zu etms", name[kdump],
+		      d.n_sinks, d.n_etms);
+		if (d.n_sinks == 1)
+			CHECK(d.sinks[0].len == 2048 && !memcmp(d.sinks[0].data, trace, 2048),
+			      "%s: trace in order", name[kdump]);
+		csd_dump_free(&d);
+	}
+}
+
 static void test_two_sinks_vmalloc(void)
 {
 	struct csd_input_status st;
@@ -401,6 +441,7 @@ int main(int argc, char **argv)
 	test_good();
 	test_kdump_compressed();
 	test_two_sinks_vmalloc();
+	test_va52_on_va48();
 	test_bad_crc();
 	test_loop();
 	test_too_long();

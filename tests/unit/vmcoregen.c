@@ -71,6 +71,18 @@ uint64_t vg_alloc(struct vg *g, size_t len)
 
 void vg_init(struct vg *g, int registry)
 {
+	vg_init_va(g, registry, 48);
+}
+
+void vg_init_va(struct vg *g, int registry, unsigned int va_bits)
+{
+	/* memstart_addr: 6.1's arm64_memblock_init() for 52 on a 48-bit CPU */
+	uint64_t phys_offset = VG_PHYS_OFFSET;
+
+	if (va_bits == 52)
+		phys_offset -= (0ull - (1ull << 48)) - (0ull - (1ull << 52));
+	else if (va_bits != 48)
+		die("vg_init_va: 48 or 52");
 	memset(g, 0, sizeof(*g));
 	g->ram = calloc(1, VG_RAM_SIZE);
 	if (!g->ram)
@@ -80,9 +92,9 @@ void vg_init(struct vg *g, int registry)
 	vg_info(g, "SYMBOL(init_uts_ns)=%llx\n", (unsigned long long)(TEXT_VA + 0x90000));
 	vg_info(g, "SYMBOL(swapper_pg_dir)=%llx\n", (unsigned long long)(TEXT_VA + 0xa0000));
 	vg_info(g, "SYMBOL(_stext)=%llx\n", (unsigned long long)STEXT_VA);
-	vg_info(g, "NUMBER(VA_BITS)=48\n");
+	vg_info(g, "NUMBER(VA_BITS)=%u\n", va_bits);
 	vg_info(g, "NUMBER(kimage_voffset)=0x%llx\n", (unsigned long long)KIMAGE_VOFFSET);
-	vg_info(g, "NUMBER(PHYS_OFFSET)=0x%llx\n", (unsigned long long)VG_PHYS_OFFSET);
+	vg_info(g, "NUMBER(PHYS_OFFSET)=0x%llx\n", (unsigned long long)phys_offset);
 	vg_info(g, "NUMBER(TCR_EL1_T1SZ)=0x10\n");
 	vg_info(g, "KERNELOFFSET=%llx\n", (unsigned long long)VG_KASLR);
 	vg_info(g, "NUMBER(KERNELPACMASK)=0x0\n");

@@ -52,6 +52,15 @@ struct vg_rec {
 
 /* A RAM image with the standard VMCOREINFO; @registry 0 leaves the keys out. */
 void vg_init(struct vg *g, int registry);
+/*
+ * The same with the VMCOREINFO of a kernel built with @va_bits (48 or 52)
+ * on a CPU with 48-bit VA (no FEAT_LVA): with 52, NUMBER(VA_BITS) is 52,
+ * TCR_EL1_T1SZ stays 16, and PHYS_OFFSET is memstart_addr as 6.1's
+ * arm64_memblock_init() lowers it, by _PAGE_OFFSET(48) - _PAGE_OFFSET(52),
+ * so that the linear map at VG_PAGE_OFFSET is (pa - PHYS_OFFSET) |
+ * PAGE_OFFSET with PAGE_OFFSET = -(1 << 52).  The memory is the same.
+ */
+void vg_init_va(struct vg *g, int registry, unsigned int va_bits);
 void vg_free(struct vg *g);
 /* Append "KEY=VALUE\n" to VMCOREINFO. */
 void vg_info(struct vg *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
