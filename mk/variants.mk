@@ -93,6 +93,19 @@ check-e2e-hw-pages64k52-va48: e2e-hw-prep kernel-hw-pages64k52
 		tests/e2e-hw/scenario.sh exec-etr-sg-sysrq
 CHECKS += check-e2e-hw-pages64k52-va48
 
+# The crash extension on a KASLR vmcore: crash relocates the vmlinux
+# symbols itself, and csdump OUTDIR must write what csdump extract writes.
+# Not on the other two: Debian 12's crash 8.0.2 refuses 16K pages ("invalid/
+# unsupported page size: 16384") and walks a 52-bit 64K kernel's page
+# tables with 64 PGD entries, not 1024, so that its own `rd` of a vmalloc
+# address fails (docs/crash-extension.md).
+.PHONY: check-crash-extract-kaslr48
+check-crash-extract-kaslr48: $(CRASH_EXT) $(HOST)/csdump check-e2e-hw-kaslr48-sysrq
+	@$(HARNESS) crash-extract-kaslr48 tests/crash/extract.sh $(CRASH_ROOT) $(CRASH_EXT) \
+		$(HOST)/csdump $(call kvar_vmlinux,kaslr48) \
+		$(call kvar_e2e,kaslr48)/exec-etr-sg-sysrq/vmcore $(CRASH_OUT)/extract-kaslr48
+CHECKS += check-crash-extract-kaslr48
+
 .PHONY: e2e-variants
 e2e-variants: $(foreach v,$(KERNEL_VARIANTS),$(call kvar_checks,$(v))) \
-	check-e2e-hw-pages64k52-va48
+	check-e2e-hw-pages64k52-va48 check-crash-extract-kaslr48
