@@ -152,13 +152,17 @@ CHECKS += $(addprefix check-e2e-hw-stop-,$(E2E_HW_STOP_CHECK))
 # the pc of a crash note, each sink what stopped it; csdump's decode of the
 # vmcore marks the fault's exception and says why each CPU's trace ends
 # (tests/e2e-hw/check_stop.py).  On the scenarios' own outputs.
-# With a sink per CPU (exec-letf-rsbb-oops), each other CPU's own ETF must
-# also hold its last moments: the IPI that stopped it, at the record's
-# address.
+# Where the sink was still capturing when the crash-stop IPIs came (a direct
+# panic(): exec-etr-sg-sysrq), each other CPU's trace must hold the IPI that
+# stopped it (an IRQ returning to the record's address, then
+# crash_save_cpu()) and end at its tracer's stop point for it,
+# coresight_kdump_crash_stop_cpu() (kernel patch 0031).  With an oops the
+# sinks stop at the die notifier (0027), before the IPIs: not in the trace.
 E2E_HW_STOPINFO := exec-etr-sg-sysrq exec-etr-sg-rsbb-oops etf-oops exec-letf-rsbb-oops
 E2E_HW_STOPINFO_OPTS_exec-etr-sg-rsbb-oops := --sink fault
 E2E_HW_STOPINFO_OPTS_etf-oops := --sink fault --no-mark
-E2E_HW_STOPINFO_OPTS_exec-letf-rsbb-oops := --sink fault --ipi-in-trace
+E2E_HW_STOPINFO_OPTS_exec-etr-sg-sysrq := --ipi-in-trace --ipi-stop coresight_kdump_crash_stop_cpu
+E2E_HW_STOPINFO_OPTS_exec-letf-rsbb-oops := --sink fault
 .PHONY: $(addprefix check-e2e-hw-stopinfo-,$(E2E_HW_STOPINFO))
 $(addprefix check-e2e-hw-stopinfo-,$(E2E_HW_STOPINFO)): check-e2e-hw-stopinfo-%: check-e2e-hw-%
 	@$(HARNESS) e2e-hw-stopinfo-$* tests/e2e-hw/check_stop.py $(E2E_HW_STOPINFO_OPTS_$*) \

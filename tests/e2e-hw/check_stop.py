@@ -27,10 +27,15 @@ panic_on_oops), bug, or sysrq/softlockup (a direct panic()).
 when kernel patch 0027 stopped it at the oops, panic when its save did).
 --no-mark: the trace is etm4enc's, not what the guest ran; the fault's
 exception is not in it to be marked.
---ipi-in-trace: each CPU that the crash-stop IPI stopped has its own last
-moments in the saved trace (a sink per CPU): the IRQ exception whose
-preferred return address is the record's stop_addr, and the instructions
-after it, up to the end of that CPU's trace, are printed.
+--ipi-in-trace: each CPU that the crash-stop IPI stopped has the IPI in
+the saved trace (a sink that was not stopped before the IPIs came): the
+last IRQ exception whose preferred return address is the record's
+stop_addr, followed by crash_save_cpu() (an idle CPU returns to the same
+wfi from every interrupt: the address alone does not tell the IPI); the
+instructions after it, up to the end of that CPU's trace, are printed.
+--ipi-stop SYMBOL: with --ipi-in-trace, each such CPU's trace must also
+end in the block that holds SYMBOL's first instruction (vmlinux's nm): its
+tracer's stop point for the crash-stop IPI (kernel patch 0031).
 """
 import argparse
 import json
@@ -114,6 +119,8 @@ def main():
     ap.add_argument("--sink", choices=("fault", "panic"), default="panic")
     ap.add_argument("--ipi-in-trace", action="store_true",
                     help="every other CPU's trace holds the crash-stop IPI")
+    ap.add_argument("--ipi-stop", metavar="SYMBOL",
+                    help="with --ipi-in-trace: each other CPU's trace ends at SYMBOL")
     ap.add_argument("--no-mark", action="store_true",
                     help="trace that is not the guest's execution (etm4enc's): "
                          "no fault mark to look for")
@@ -169,6 +176,8 @@ def main():
                 marked.append(json.loads(line))
             if args.ipi_in_trace and ('"exception"' in line or '"range"' in line):
                 events.append(json.loads(line))
+    if args.ipi_stop:
+        stop_sym = check_exec.symbols(args.vmlinux)[args.ipi_stop]
     for r in others if args.ipi_in_trace else []:
         mine = [e for e in events if e.get("cpu") == r["cpu"]]
         at = [i for i, e in enumerate(mine) if e["type"] == "exception" and
@@ -176,9 +185,21 @@ def main():
         if not at:
             fail(f"CPU {r['cpu']}: no IRQ returning to 0x{r['stop_addr']:x} (the crash-stop "
                  f"IPI) in its {len(mine)} decoded events")
-        after = sum(e["n_instr"] for e in mine[at[-1]:] if e["type"] == "range")
+        ranges = [e for e in mine[at[-1]:] if e["type"] == "range"]
+        if not any(e.get("sym", "").startswith("crash_save_cpu") for e in ranges):
+            fail(f"CPU {r['cpu']}: its last IRQ returning to 0x{r['stop_addr']:x} is not "
+                 f"the crash-stop IPI: no crash_save_cpu() after it")
+        after = sum(e["n_instr"] for e in ranges)
         print(f"ok    stop: CPU {r['cpu']}'s trace holds the crash-stop IPI that interrupted "
               f"0x{r['stop_addr']:x}, and {after} instructions after it")
+        if args.ipi_stop:
+            last = ranges[-1:]
+            if not last or not (int(last[0]["start"], 16) <= stop_sym <=
+                                int(last[0]["end"], 16)):
+                fail(f"CPU {r['cpu']}: its trace ends in "
+                     f"{last[0]['sym'] if last else 'nothing'}, not at {args.ipi_stop} "
+                     f"(0x{stop_sym:x})")
+            print(f"ok    stop: CPU {r['cpu']}'s trace ends at {args.ipi_stop}")
     if args.no_mark:
         pass
     elif fault:
