@@ -24,7 +24,9 @@
  *                         mapped) CPU-wide on every online CPU, or for this
  *                         task; enable; leave the session open
  *   yield MS              for MS milliseconds this task and a child on the
- *                         same CPU take turns (sched_yield): context switches
+ *                         same CPU take turns (sched_yield): context switches;
+ *                         after each turn the perf sessions' AUX trace is
+ *                         marked read, as perf record would
  *
  * If the script ends and the machine is still alive, that is a failure.
  *
@@ -279,7 +281,25 @@ static unsigned long read_num(const char *path)
 
 #define PMU_DIR		"/sys/bus/event_source/devices/cs_etm"
 #define RING_PAGES	8	/* + 1 for the header page */
-#define AUX_PAGES	256	/* 1 MiB: more than a test session writes */
+#define AUX_PAGES	256	/* 1 MiB; yield consumes it (perf_consume()) */
+
+/* The sessions' ring buffer headers, for perf_consume(). */
+static struct perf_event_mmap_page *perf_rings[64];
+static unsigned int perf_nrings;
+
+/*
+ * Mark all the AUX trace so far read, as perf record does once it has
+ * written it out: a per-thread session writes the sink's trace into the
+ * AUX area at every context switch, and a full area stops the event (and
+ * takes the sink out of the kdump registry) until it is read.
+ */
+static void perf_consume(void)
+{
+	for (unsigned int i = 0; i < perf_nrings; i++)
+		__atomic_store_n(&perf_rings[i]->aux_tail,
+				 __atomic_load_n(&perf_rings[i]->aux_head, __ATOMIC_ACQUIRE),
+				 __ATOMIC_RELEASE);
+}
 
 /*
  * One cs_etm event, as tools/perf's cs_etm recording sets it up: config2
@@ -316,6 +336,8 @@ static void perf_open_one(unsigned int type, unsigned long sink, pid_t pid,
 		   up->aux_offset);
 	if (aux == MAP_FAILED)
 		fail("mmap the AUX area: %s", strerror(errno));
+	if (perf_nrings < sizeof(perf_rings) / sizeof(perf_rings[0]))
+		perf_rings[perf_nrings++] = up;
 	if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
 		fail("enable the cs_etm event: %s", strerror(errno));
 	/* fd and both mappings stay: the session lasts until the crash. */
@@ -363,6 +385,7 @@ static void cmd_yield(long ms)
 	do {
 		sched_yield();
 		turns++;
+		perf_consume();
 		clock_gettime(CLOCK_MONOTONIC, &now);
 	} while ((now.tv_sec - start.tv_sec) * 1000 +
 		 (now.tv_nsec - start.tv_nsec) / 1000000 < ms);
