@@ -92,6 +92,14 @@ check-e2e-hw-pages64k52-va48: e2e-hw-prep kernel-hw-pages64k52
 		E2E_HW_LAYOUT="PAGESIZE=65536 VA_BITS=52 TCR_EL1_T1SZ=0x10" \
 		tests/e2e-hw/scenario.sh exec-etr-sg-sysrq
 CHECKS += check-e2e-hw-pages64k52-va48
+# drgn's backtrace of that vmcore against the decoded call chain: drgn,
+# which walks the page tables itself, is the independent reader there.
+.PHONY: check-e2e-hw-pages64k52-va48-stack
+check-e2e-hw-pages64k52-va48-stack: check-e2e-hw-pages64k52-va48
+	@$(HARNESS) e2e-hw-pages64k52-va48-stack /usr/bin/python3 tests/e2e/check_stack.py --min 10 \
+		$(HOST)/csdump $(BUILD)/e2e-hw-pages64k52-va48/exec-etr-sg-sysrq/vmcore \
+		$(call kvar_vmlinux,pages64k52)
+CHECKS += check-e2e-hw-pages64k52-va48-stack
 
 # The crash extension on a KASLR vmcore: crash relocates the vmlinux
 # symbols itself, and csdump OUTDIR must write what csdump extract writes.
@@ -108,4 +116,5 @@ CHECKS += check-crash-extract-kaslr48
 
 .PHONY: e2e-variants
 e2e-variants: $(foreach v,$(KERNEL_VARIANTS),$(call kvar_checks,$(v))) \
-	check-e2e-hw-pages64k52-va48 check-crash-extract-kaslr48
+	check-e2e-hw-pages64k52-va48 check-e2e-hw-pages64k52-va48-stack \
+	check-crash-extract-kaslr48
