@@ -147,6 +147,29 @@ $(addprefix check-e2e-hw-stop-,$(E2E_HW_STOP_CHECK)): check-e2e-hw-stop-%: check
 e2e-hw: $(addprefix check-e2e-hw-stop-,$(E2E_HW_STOP_CHECK))
 CHECKS += $(addprefix check-e2e-hw-stop-,$(E2E_HW_STOP_CHECK))
 
+# The sinks stop in hardware at the failure, through the CTIs (QEMU patch
+# 0012, the machine's coresight-cti=on; kernel patch 0032): the failing
+# CPU's tracer raises its event at bust_spinlocks(), the CPU's CTI and the
+# system CTI carry it to the ETR's FLUSHIN, and the ETR stops there, before
+# the panic's printing and the crash-stop IPIs.  QEMU's capture log must
+# say FLUSHIN stopped it first (without the CTI the save's FlushMan does:
+# exec-etr-sg-sysrq's log says "flush"), and the failing CPU's trace keep
+# the panic() call and end in bust_spinlocks() (measured: 491
+# instructions after it, QEMU's record 491).  On a 1 MiB ETR, where every
+# CPU's trace is decodable; on a shared 4 or 16 KiB ETF the same stop keeps
+# the failure only some of the time: tests/e2e-hw/README.md.
+E2E_HW_CTI_STOP := exec-etr-sg-cti-sysrq
+.PHONY: $(addprefix check-e2e-hw-ctistop-,$(E2E_HW_CTI_STOP))
+$(addprefix check-e2e-hw-ctistop-,$(E2E_HW_CTI_STOP)): check-e2e-hw-ctistop-%: e2e-hw-prep
+	@$(HARNESS) e2e-hw-$* env $(E2E_HW_ENV) tests/e2e-hw/scenario.sh $*
+	@$(HARNESS) e2e-hw-ctistop-$* tests/e2e-hw/oracle/after_fault.py \
+		--sink-stop-reason flushin --max-after 2000 --stop-at bust_spinlocks \
+		$(E2E_HW)/$*/snapshot $(KERNEL_HW_VMLINUX) $(E2E_HW)/$*/console.log \
+		$(lastword $(subst -, ,$*)) $(E2E_HW)/$*/decode.jsonl $(E2E_HW)/$*/models
+
+e2e-hw: $(addprefix check-e2e-hw-ctistop-,$(E2E_HW_CTI_STOP))
+CHECKS += $(addprefix check-e2e-hw-ctistop-,$(E2E_HW_CTI_STOP))
+
 # What stopped each CPU's trace (record ABI version 2, kernel patches
 # 0028-0029): the failing CPU's record says fault at the oops' pc (the
 # console's report) or panic, every other CPU's says the crash-stop IPI at

@@ -26,6 +26,10 @@
 #                      CPU's trace in a 64 KiB ETF of its own, every one a
 #                      sink of the session
 #          letfNk      the same with N KiB ETFs
+#          ...-cti     any sink of the shared topology, on the machine with
+#                      CTIs (coresight-cti=on): each ETM's events reach its
+#                      CPU's CTI, the system CTI's outputs the ETF's and the
+#                      ETR's FLUSHIN (etf16k-cti, etr-sg-cti, ...)
 #   SESSION (none)     sysfs: enable_sink, then enable_source on each ETM
 #          rsbb        sysfs, each ETM's mode first set to branch broadcast,
 #                      context ID and return stack (ETM_MODE_BB | CTXID |
@@ -72,6 +76,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 source=synth rest=$name
 case $name in exec-*) source=exec rest=${name#exec-} ;; esac
 crash_kind=${rest##*-} sink=${rest%-*} session=sysfs
+cti=
+case $sink in *-cti|*-cti-*) cti=",coresight-cti=on" sink=${sink/-cti/} ;; esac
 case $sink in
 *-perfcpus)   session=cpus sink=${sink%-perfcpus} ;;
 *-perfthread) session=thread sink=${sink%-perfthread} ;;
@@ -117,6 +123,7 @@ etb10-unaligned)
 	dev=etb0 capacity=16384 qemu_args="-global coresight-etb10.stop-skew=2" ;;
 *) echo "scenario.sh: unknown sink '$sink'" >&2; exit 2 ;;
 esac
+machine=$machine$cti
 sinks=${sinks:-$dev}
 # About 40 KiB of trace for sysrq, 100 KiB for softlockup and oops: the ETF
 # and the flat ETR wrap in those.

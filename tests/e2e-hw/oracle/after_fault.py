@@ -3,6 +3,7 @@
 """How much of a saved trace the panicking CPU spent after the failure.
 
     after_fault.py [--max-after N] [--max-own N] [--stop-at FUNC] [--sink-stop-early]
+                   [--sink-stop-reason R]
                    SNAPSHOT VMLINUX CONSOLE KIND [DECODE.jsonl RING_DIR]
 
 SNAPSHOT is `csdump snapshot` of the vmcore; KIND the crash kind (sysrq,
@@ -40,6 +41,11 @@ to_sink_stop=T: from the record, the instructions from the failure to the
 CPU's first call of tmc_kdump_flush_and_stop() (the TMC's stop: at the
 oops, kernel patch 0027, or in the save); --sink-stop-early fails unless
 that call came before panic().
+
+stop_reason=R: what first stopped each sink's capture, by the QEMU models'
+own logs (RING_DIR/<sink>.log, "stop=1 reason=R": flush for a FlushMan
+write, flushin for the FLUSHIN input, that is a CTI); --sink-stop-reason R
+fails unless every sink's was R.
 """
 import argparse
 import bisect
@@ -175,12 +181,28 @@ def sink_stop(rings, cpu, kind, vmlinux):
     return run_insns(orc, at, end), before
 
 
+def sink_stop_reasons(models):
+    """{sink: reason} of each model log's first stop of capture."""
+    out = {}
+    for name in sorted(os.listdir(models)):
+        if not name.endswith('.log') or name == 'qemu.log':
+            continue
+        with open(os.path.join(models, name)) as f:
+            for ln in f:
+                m = re.match(r'stop=1 reason=(\S+)', ln)
+                if m:
+                    out[name[:-4]] = m.group(1)
+                    break
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(usage=__doc__)
     ap.add_argument('--max-after', type=int)
     ap.add_argument('--max-own', type=int)
     ap.add_argument('--stop-at')
     ap.add_argument('--sink-stop-early', action='store_true')
+    ap.add_argument('--sink-stop-reason')
     ap.add_argument('args', nargs='+')
     opt = ap.parse_args()
     if len(opt.args) not in (4, 6):
@@ -262,7 +284,14 @@ def main():
         line += ' to_save=' + to_save(rings, cpu, kind, vmlinux)
         to_stop, before_panic = sink_stop(rings, cpu, kind, vmlinux)
         line += ' to_sink_stop=%s%s' % (to_stop, ' (before panic)' if before_panic else '')
+    reasons = sink_stop_reasons(rings) if rings else {}
+    if reasons:
+        line += ' stop_reason=' + ','.join('%s:%s' % kv for kv in sorted(reasons.items()))
     print(line)
+    if opt.sink_stop_reason and (not reasons or
+                                 set(reasons.values()) != {opt.sink_stop_reason}):
+        sys.exit('after_fault.py: FAIL: the sinks\' capture did not stop by %s first'
+                 % opt.sink_stop_reason)
     if opt.sink_stop_early and not before_panic:
         sys.exit('after_fault.py: FAIL: the sink did not stop before panic() was called')
     checks = opt.max_after is not None or opt.max_own is not None or opt.stop_at
