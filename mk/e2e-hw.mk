@@ -21,7 +21,8 @@ E2E_HW           := $(BUILD)/e2e-hw
 # exec-letf-rsbb-oops: an ETF per CPU (the machine's coresight-local-etf=on);
 # each wraps and keeps no trace ID (a formatter writes one only when the ID
 # changes), and the record names the sink's one source (kernel patch 0030).
-E2E_HW_EXEC      := exec-etr-sg-sysrq exec-etr-sg-rsbb-oops exec-letf-rsbb-oops
+E2E_HW_EXEC      := exec-etr-sg-sysrq exec-etr-sg-rsbb-oops exec-letf-rsbb-oops \
+		    exec-etr-sg-cti-sysrq
 # etf-sysrq and etr-sg-sysrq run only on real execution (exec-).
 E2E_HW_SCENARIOS := etf-softlockup etf-oops etf-locked etf-disabled \
 		    etr-flat-sysrq etr-flat-softlockup etr-flat-oops etr-flat-locked \
@@ -133,10 +134,19 @@ CHECKS += $(addprefix check-e2e-hw-stack-,$(E2E_HW_STACK))
 # depending on the emulation's speed).  For the oops, QEMU's record must
 # also show the ETR stopped before panic() was called (0027).  A shared
 # ETF does not pass yet: tests/e2e-hw/README.md.
-E2E_HW_STOP_CHECK := exec-etr-sg-sysrq exec-etr-sg-rsbb-oops exec-letf-rsbb-oops
+# On the machine with CTIs (QEMU patch 0012, coresight-cti=on; kernel patch
+# 0032) the failing CPU's tracer raises its event at bust_spinlocks() and
+# the CTIs carry it to the ETR's FLUSHIN: QEMU's capture log must say
+# FLUSHIN stopped the ETR first (exec-etr-sg-sysrq's, without CTIs, says
+# "flush", the save's FlushMan), before the panic's printing and the
+# crash-stop IPIs (measured: 491 instructions after panic(), QEMU's record
+# 491).
+E2E_HW_STOP_CHECK := exec-etr-sg-sysrq exec-etr-sg-rsbb-oops exec-letf-rsbb-oops \
+		     exec-etr-sg-cti-sysrq
 E2E_HW_STOP_OPTS_exec-etr-sg-sysrq     := --max-after 2000
 E2E_HW_STOP_OPTS_exec-etr-sg-rsbb-oops := --max-own 10000 --sink-stop-early
 E2E_HW_STOP_OPTS_exec-letf-rsbb-oops   := --max-own 10000 --sink-stop-early
+E2E_HW_STOP_OPTS_exec-etr-sg-cti-sysrq := --max-after 2000 --sink-stop-reason flushin
 .PHONY: $(addprefix check-e2e-hw-stop-,$(E2E_HW_STOP_CHECK))
 $(addprefix check-e2e-hw-stop-,$(E2E_HW_STOP_CHECK)): check-e2e-hw-stop-%: check-e2e-hw-%
 	@$(HARNESS) e2e-hw-stop-$* tests/e2e-hw/oracle/after_fault.py \
@@ -146,29 +156,6 @@ $(addprefix check-e2e-hw-stop-,$(E2E_HW_STOP_CHECK)): check-e2e-hw-stop-%: check
 
 e2e-hw: $(addprefix check-e2e-hw-stop-,$(E2E_HW_STOP_CHECK))
 CHECKS += $(addprefix check-e2e-hw-stop-,$(E2E_HW_STOP_CHECK))
-
-# The sinks stop in hardware at the failure, through the CTIs (QEMU patch
-# 0012, the machine's coresight-cti=on; kernel patch 0032): the failing
-# CPU's tracer raises its event at bust_spinlocks(), the CPU's CTI and the
-# system CTI carry it to the ETR's FLUSHIN, and the ETR stops there, before
-# the panic's printing and the crash-stop IPIs.  QEMU's capture log must
-# say FLUSHIN stopped it first (without the CTI the save's FlushMan does:
-# exec-etr-sg-sysrq's log says "flush"), and the failing CPU's trace keep
-# the panic() call and end in bust_spinlocks() (measured: 491
-# instructions after it, QEMU's record 491).  On a 1 MiB ETR, where every
-# CPU's trace is decodable; on a shared 4 or 16 KiB ETF the same stop keeps
-# the failure only some of the time: tests/e2e-hw/README.md.
-E2E_HW_CTI_STOP := exec-etr-sg-cti-sysrq
-.PHONY: $(addprefix check-e2e-hw-ctistop-,$(E2E_HW_CTI_STOP))
-$(addprefix check-e2e-hw-ctistop-,$(E2E_HW_CTI_STOP)): check-e2e-hw-ctistop-%: e2e-hw-prep
-	@$(HARNESS) e2e-hw-$* env $(E2E_HW_ENV) tests/e2e-hw/scenario.sh $*
-	@$(HARNESS) e2e-hw-ctistop-$* tests/e2e-hw/oracle/after_fault.py \
-		--sink-stop-reason flushin --max-after 2000 --stop-at bust_spinlocks \
-		$(E2E_HW)/$*/snapshot $(KERNEL_HW_VMLINUX) $(E2E_HW)/$*/console.log \
-		$(lastword $(subst -, ,$*)) $(E2E_HW)/$*/decode.jsonl $(E2E_HW)/$*/models
-
-e2e-hw: $(addprefix check-e2e-hw-ctistop-,$(E2E_HW_CTI_STOP))
-CHECKS += $(addprefix check-e2e-hw-ctistop-,$(E2E_HW_CTI_STOP))
 
 # What stopped each CPU's trace (record ABI version 2, kernel patches
 # 0028-0029): the failing CPU's record says fault at the oops' pc (the

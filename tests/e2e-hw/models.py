@@ -31,13 +31,26 @@ ACCESS = re.compile(r"coresight_etm4_(read|write) etm(\d+): (?:read|write) "
                     r"(0x[0-9a-f]+) (?:->|<-) (0x[0-9a-f]+)")
 
 
-def last_stop(log_dir, sink):
-    last = None
+def stops(log_dir, sink):
+    """The fields of each stop of capture SINK logged, oldest first, but
+    those at QEMU's exit."""
     with open(os.path.join(log_dir, sink + ".log")) as f:
         for line in f:
             fields = dict(kv.split("=", 1) for kv in line.split() if "=" in kv)
             if fields.get("reason") != "exit":
-                last = fields
+                yield fields
+
+
+def sinks(log_dir):
+    """The sinks that logged a stop of capture in LOG_DIR."""
+    return sorted(n[:-4] for n in os.listdir(log_dir)
+                  if n.endswith(".log") and n != "qemu.log")
+
+
+def last_stop(log_dir, sink):
+    last = None
+    for last in stops(log_dir, sink):
+        pass
     if last is None:
         raise SystemExit(f"models.py: {sink} never stopped capture")
     return last

@@ -60,6 +60,7 @@ import tempfile
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(here))
 import deformat  # noqa: E402
+import models  # noqa: E402
 import check_exec  # noqa: E402
 
 ELEM = re.compile(r'Idx:(\d+); ID:([0-9a-fA-F]+);\s+OCSD_GEN_TRC_ELEM_(\w+)\((.*)\)')
@@ -181,19 +182,11 @@ def sink_stop(rings, cpu, kind, vmlinux):
     return run_insns(orc, at, end), before
 
 
-def sink_stop_reasons(models):
-    """{sink: reason} of each model log's first stop of capture."""
-    out = {}
-    for name in sorted(os.listdir(models)):
-        if not name.endswith('.log') or name == 'qemu.log':
-            continue
-        with open(os.path.join(models, name)) as f:
-            for ln in f:
-                m = re.match(r'stop=1 reason=(\S+)', ln)
-                if m:
-                    out[name[:-4]] = m.group(1)
-                    break
-    return out
+def sink_stop_reasons(log_dir):
+    """{sink: reason} of each sink's first stop of capture."""
+    first = {sink: next(models.stops(log_dir, sink), None)
+             for sink in models.sinks(log_dir)}
+    return {sink: f['reason'] for sink, f in first.items() if f}
 
 
 def main():
