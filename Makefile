@@ -47,7 +47,7 @@ help:
 	@echo "make qemu       QEMU with the emulated CoreSight hardware (qemu/)"
 	@echo "make kunit      run the KUnit suite of the series in QEMU"
 	@echo "make e2e        QEMU end-to-end crash scenarios"
-	@echo "make kernel-hw  the kernel for the emulated hardware (no test device)"
+	@echo "make kernel-hw  the same kernel (the test device a module)"
 	@echo "make e2e-hw     crash scenarios on the emulated CoreSight hardware"
 	@echo "make fuzz       run each fuzz target (FUZZ_SECONDS, default 60)"
 	@echo "make bench      decoding throughput against its peers"

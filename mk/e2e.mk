@@ -38,6 +38,7 @@ $(E2E_INIT): tests/e2e/init.c | $(DEPS_STAMP)
 	$(E2E_CC) -static -O2 -std=c11 $(WARN) -o $@ $<
 
 E2E_ENV = E2E_IMAGE=$(KERNEL_IMAGE) E2E_CPIO=$(KERNEL_OUT)/usr/gen_init_cpio \
+	  E2E_MODULES=$(KERNEL_TESTDEV_KO) \
 	  E2E_INIT=$(E2E_INIT) E2E_DTSI=tests/e2e/coresight-test.dtsi \
 	  E2E_OUT=$(E2E) E2E_SNAPSHOT=$(SHARED)/traces/juno_r1_1 \
 	  CSDUMP=$(HOST)/csdump ETM4ENC=$(ENC)/etm4enc VMLINUX=$(KERNEL_VMLINUX)

@@ -2,20 +2,16 @@
 # an arm64 Image for QEMU virt, the KUnit suite and the series' checks.
 #
 # Stable outputs (other fragments use these variables, not the paths):
-#   KERNEL_SRC      build/linux                the tree, a git repo (tag "base")
-#   KERNEL_IMAGE    build/kernel-out/arch/arm64/boot/Image
-#   KERNEL_VMLINUX  build/kernel-out/vmlinux
-#   KERNEL_STAMP    touched after every successful `make kernel`; depend on it
-#   KERNEL_HW_IMAGE, KERNEL_HW_VMLINUX, KERNEL_HW_STAMP
-#                   the same for `make kernel-hw`: the stock CoreSight drivers
-#                   only (no software test device), for the emulated hardware
+#   KERNEL_HW_IMAGE   build/kernel-hw-out/arch/arm64/boot/Image
+#   KERNEL_HW_VMLINUX build/kernel-hw-out/vmlinux
+#   KERNEL_HW_STAMP   touched after every successful `make kernel-hw`
+#   KERNEL_TESTDEV_KO the software test device (make e2e) as a module of
+#                     that build: only the e2e runs load it
+#   KERNEL_IMAGE, KERNEL_VMLINUX, KERNEL_STAMP, KERNEL_OUT
+#                     the same kernel (`make kernel` is `make kernel-hw`)
 # Every kernel build takes /tmp/csdump-kbuild.lock (kernel/scripts/build.sh).
 
 KERNEL_SRC     := $(BUILD)/linux
-KERNEL_OUT     := $(BUILD)/kernel-out
-KERNEL_IMAGE   := $(KERNEL_OUT)/arch/arm64/boot/Image
-KERNEL_VMLINUX := $(KERNEL_OUT)/vmlinux
-KERNEL_STAMP   := $(KERNEL_OUT)/.csdump-kernel.stamp
 KUNIT_OUT      := $(BUILD)/kunit-out
 KBUILD_LOCK    := /tmp/csdump-kbuild.lock
 
@@ -24,26 +20,34 @@ KERNEL_SERIES  := kernel/patches/series \
 KERNEL_INPUTS  := $(KERNEL_SERIES) $(wildcard kernel/configs/*.config kernel/configs/hw/*.config) \
 		  kernel/scripts/tree.sh kernel/scripts/build.sh scripts/series/tree.sh
 
-# The kernel for the emulated CoreSight hardware (make e2e-hw): every
-# fragment but the software test device's, so that only the stock drivers
-# can have produced what the vmcore holds.
+# One kernel for both QEMU suites: allnoconfig + every fragment.  The
+# software test device (kernel/configs/hw/testdev.config) is a module that
+# only the e2e runs put in their initramfs and load (tests/e2e/lib.sh), so
+# on the emulated hardware (make e2e-hw) only the stock drivers can have
+# produced what the vmcore holds.  The e2e runs used to have a kernel build
+# of their own, a sixth cold build in CI for one driver.
 KERNEL_HW_OUT       := $(BUILD)/kernel-hw-out
 KERNEL_HW_IMAGE     := $(KERNEL_HW_OUT)/arch/arm64/boot/Image
 KERNEL_HW_VMLINUX   := $(KERNEL_HW_OUT)/vmlinux
 KERNEL_HW_STAMP     := $(KERNEL_HW_OUT)/.csdump-kernel.stamp
-KERNEL_HW_FRAGMENTS := $(filter-out kernel/configs/e2e-test.config,$(wildcard kernel/configs/*.config)) \
-		       $(wildcard kernel/configs/hw/*.config)
+KERNEL_HW_FRAGMENTS := $(wildcard kernel/configs/*.config) $(wildcard kernel/configs/hw/*.config)
+KERNEL_TESTDEV_KO   := $(KERNEL_HW_OUT)/drivers/hwtracing/coresight/coresight-kdump-testdev.ko
+
+KERNEL_OUT     := $(KERNEL_HW_OUT)
+KERNEL_IMAGE   := $(KERNEL_HW_IMAGE)
+KERNEL_VMLINUX := $(KERNEL_HW_VMLINUX)
+KERNEL_STAMP   := $(KERNEL_HW_STAMP)
 
 .PHONY: kernel kernel-hw kernel-tree kunit kernel-check \
 	check-kernel-apply check-kernel-checkpatch check-kernel-build \
 	check-kernel-sparse check-kernel-modular check-kernel-nokdump check-kunit \
 	check-kernel-panicpath
 
-kernel: $(KERNEL_STAMP)
+kernel: kernel-hw
 
 # Several make processes may want the kernel at once (`make -j2 check` runs
 # check-kernel-build's own make beside the e2e prerequisites): TREE_LOCK
-# serialises everything that changes build/linux or build/kernel-out, so the
+# serialises everything that changes build/linux or a kernel build tree, so the
 # later one finds the work done and only runs the incremental checks.  It is
 # not the build lock (KBUILD_LOCK, taken inside build.sh), which serialises
 # compilers machine-wide; flock is not reentrant, hence two locks.
@@ -53,23 +57,17 @@ kernel-tree: $(DEPS_STAMP)
 	@mkdir -p $(BUILD)
 	@flock $(TREE_LOCK) kernel/scripts/tree.sh $(KERNEL_SRC)
 
-$(KERNEL_STAMP): $(KERNEL_INPUTS) | $(DEPS_STAMP)
-	@mkdir -p $(BUILD)
-	flock $(TREE_LOCK) sh -c 'kernel/scripts/tree.sh $(KERNEL_SRC) && \
-		kernel/scripts/build.sh $(KERNEL_SRC) $(KERNEL_OUT) Image modules'
-	@touch $@
-	@echo "kernel: $(KERNEL_IMAGE)"
-
 kernel-hw: $(KERNEL_HW_STAMP)
 
-# $(call kernel_hw_build,FRAGMENTS,OUT): the series' tree, then an Image
-# of allnoconfig + FRAGMENTS in OUT (also mk/variants.mk's kernels).
+# $(call kernel_hw_build,FRAGMENTS,OUT,TARGETS): the series' tree, then
+# TARGETS of allnoconfig + FRAGMENTS in OUT (also mk/variants.mk's kernels,
+# which need no modules).
 kernel_hw_build = flock $(TREE_LOCK) sh -c 'kernel/scripts/tree.sh $(KERNEL_SRC) && \
-	KCONFIG_FRAGMENTS="$(abspath $(1))" kernel/scripts/build.sh $(KERNEL_SRC) $(2) Image'
+	KCONFIG_FRAGMENTS="$(abspath $(1))" kernel/scripts/build.sh $(KERNEL_SRC) $(2) $(3)'
 
 $(KERNEL_HW_STAMP): $(KERNEL_INPUTS) | $(DEPS_STAMP)
 	@mkdir -p $(BUILD)
-	$(call kernel_hw_build,$(KERNEL_HW_FRAGMENTS),$(KERNEL_HW_OUT))
+	$(call kernel_hw_build,$(KERNEL_HW_FRAGMENTS),$(KERNEL_HW_OUT),Image modules)
 	@touch $@
 	@echo "kernel-hw: $(KERNEL_HW_IMAGE)"
 

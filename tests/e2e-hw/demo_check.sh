@@ -9,7 +9,7 @@
 # The demo must run to its end; its decode of the panicking CPU's stack
 # must name the functions the kernel's own oops report names (the
 # console's "Call trace:", the kernel's word, not csdump's); and with
-# KASLR (E2E_HW_KASLR=1) this boot's offset, printed by the kernel at
+# KASLR (E2E_KASLR=1) this boot's offset, printed by the kernel at
 # panic, must be non-zero and differ from FIRST_RUN_DIR's: the image really
 # moves between boots.  Exit 1 on any failure.
 set -euo pipefail
@@ -49,7 +49,7 @@ else
 	fail "demo: the decoded stack lacks functions of the kernel's call trace"
 fi
 
-if [ "${E2E_HW_KASLR:-}" = 1 ]; then
+if [ "${E2E_KASLR:-}" = 1 ]; then
 	a=$(cat "$first/kaslr-offset" 2>/dev/null || true)
 	b=$(grep -a -o -m 1 'Kernel Offset: 0x[0-9a-f]*' "$console" | sed 's/.* //' || true)
 	if [ -z "$a" ] || [ -z "$b" ] || [ "$((b))" = 0 ] || [ "$((a))" = "$((b))" ]; then

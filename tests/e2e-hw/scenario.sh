@@ -320,7 +320,7 @@ fi
 # here without csdump) must say too.
 kaslr=$(grep -a -o -m 1 'Kernel Offset: 0x[0-9a-f]*' "$out/console.log" | sed 's/.* //' || true)
 note=$(grep -a -o -m 1 'KERNELOFFSET=[0-9a-f]*' "$out/vmcore" | sed 's/.*=/0x/' || true)
-if [ -n "$kaslr" ] || [ "${E2E_HW_KASLR:-}" = 1 ]; then
+if [ -n "$kaslr" ] || [ "${E2E_KASLR:-}" = 1 ]; then
 	if [ -z "$kaslr" ] || [ "$((kaslr))" = 0 ] || [ "$((note))" != "$((kaslr))" ]; then
 		fail "KASLR: console offset '${kaslr:-none}', VMCOREINFO KERNELOFFSET '${note:-none}'"
 	else

@@ -14,6 +14,8 @@
  *   write PATH TEXT       write "TEXT\n" to PATH in one write()
  *   copy SRC DST          copy file SRC to DST (4 KiB writes, in order)
  *   expect PATH TEXT      fail unless PATH's first line equals TEXT
+ *   insmod PATH           load the kernel module PATH (finit_module, no
+ *                         parameters; the test device is a module)
  *   kexec                 kexec_file_load(KEXEC_FILE_ON_CRASH) of
  *                         /capture/Image, /capture/initrd, /capture/cmdline
  *   sleep MS              sleep MS milliseconds
@@ -189,6 +191,18 @@ static void cmd_expect(const char *path, const char *text)
 	read_line(path, buf, sizeof(buf));
 	if (strcmp(buf, text))
 		fail("%s reads '%s', expected '%s'", path, buf, text);
+}
+
+static void cmd_insmod(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		fail("insmod: open %s: %s", path, strerror(errno));
+	if (syscall(SYS_finit_module, fd, "", 0))
+		fail("insmod %s: %s", path, strerror(errno));
+	close(fd);
+	say("module %s loaded", path);
 }
 
 static void cmd_kexec(void)
@@ -424,6 +438,8 @@ static void run_script(void)
 			cmd_copy(arg1, rest);
 		} else if (!strcmp(cmd, "expect") && arg1 && rest) {
 			cmd_expect(arg1, rest);
+		} else if (!strcmp(cmd, "insmod") && arg1) {
+			cmd_insmod(arg1);
 		} else if (!strcmp(cmd, "kexec")) {
 			cmd_kexec();
 		} else if (!strcmp(cmd, "ls") && arg1) {

@@ -8,7 +8,8 @@ E2E_SINK=cstest_sink0
 
 # e2e_script PAYLOAD_DIR: print the first kernel's /e2e/script (init.c's
 # commands) that loads PAYLOAD_DIR into the test CoreSight devices and
-# crashes.  PAYLOAD_DIR holds cstrace.bin (the trace the sink receives),
+# crashes, after loading the modules of $E2E_MODULES (run-qemu.sh puts them
+# in /modules: the test device).  PAYLOAD_DIR holds cstrace.bin (the trace the sink receives),
 # etm<CPU>.regs (one per source to enable) and, if $filler, filler.bin
 # (written before the trace, so that the RAM wraps).  Variables:
 #   ram          the sink's RAM size in bytes
@@ -17,8 +18,11 @@ E2E_SINK=cstest_sink0
 #   end_session  "yes": disable the sources and the sink before the crash
 #   pin          run the crash on this CPU (optional)
 e2e_script() {
-	local payload=$1 c cpus
+	local payload=$1 c cpus m
 	cpus=$(ls "$payload" | sed -n 's/^etm\([0-9]*\)\.regs$/\1/p' | sort -n)
+	for m in ${E2E_MODULES:-}; do
+		echo "insmod /modules/$(basename "$m")"
+	done
 	echo "write $E2E_DBG/$E2E_SINK/ram_size $ram"
 	for c in $cpus; do
 		echo "copy /payload/etm$c.regs $E2E_DBG/cstest_etm$c/regs"

@@ -8,6 +8,8 @@
 #   E2E_IMAGE     the arm64 Image (booted, and loaded as the capture kernel)
 #   E2E_CPIO      usr/gen_init_cpio of the kernel build tree
 #   E2E_INIT      the static guest init (tests/e2e/init.c)
+#   E2E_MODULES   kernel modules (.ko paths, space-separated) put in the
+#                 first kernel's /modules/; lib.sh's script loads them
 #   E2E_DTSI      DT nodes added to QEMU virt's device tree (empty: none)
 #   E2E_TIMEOUT   seconds for the whole QEMU run (default 240)
 #   E2E_QEMU      the QEMU binary (default qemu-system-aarch64; the emulated
@@ -16,6 +18,8 @@
 #   E2E_CPU       the -cpu model (default cortex-a57; the 16K and 52-bit VA
 #                 kernels of mk/variants.mk need max, which has the 16K
 #                 granule and FEAT_LVA)
+#   E2E_KASLR     1: boot without nokaslr, so that a kernel built with
+#                 RANDOMIZE_BASE runs at a random offset (default: nokaslr)
 #   E2E_QEMU_ARGS more QEMU arguments, split on white space
 #   E2E_LOG_DIR   a directory made after OUT_DIR is emptied (for QEMU's own
 #                 logs, e.g. the emulated CoreSight models')
@@ -33,8 +37,12 @@ mem=512
 # Six CPUs: one per trace unit of the Juno capture (E2E_DTSI names cpu@0-5).
 # shellcheck disable=SC2206
 machine=(-M "virt${E2E_MACHINE:-}" -cpu "${E2E_CPU:-cortex-a57}" -smp 6 -m "$mem" -nic none ${E2E_QEMU_ARGS:-})
-cmdline="console=ttyAMA0 crashkernel=128M panic=1 $extra"
-capture_cmdline="console=ttyAMA0 nr_cpus=1 reset_devices panic=1"
+# The kernels are built with KASLR (RANDOMIZE_BASE, as distributions'
+# are); a run keeps its link-time addresses with nokaslr unless E2E_KASLR=1.
+nokaslr=nokaslr
+[ "${E2E_KASLR:-}" != 1 ] || nokaslr=
+cmdline="console=ttyAMA0 crashkernel=128M panic=1 $nokaslr $extra"
+capture_cmdline="console=ttyAMA0 nr_cpus=1 reset_devices panic=1 $nokaslr"
 
 rm -rf "$out"
 mkdir -p "$out/stage" ${E2E_LOG_DIR:+"$E2E_LOG_DIR"}
@@ -74,6 +82,10 @@ cp "$script" "$out/script"
 	echo "dir /e2e 0755 0 0"
 	echo "file /e2e/script $out/script 0644 0 0"
 	echo "dir /payload 0755 0 0"
+	echo "dir /modules 0755 0 0"
+	for f in ${E2E_MODULES:-}; do
+		echo "file /modules/$(basename "$f") $(realpath "$f") 0644 0 0"
+	done
 	for f in "$payload"/*; do
 		[ -f "$f" ] && echo "file /payload/$(basename "$f") $(realpath "$f") 0644 0 0"
 	done
