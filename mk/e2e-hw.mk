@@ -27,7 +27,7 @@ E2E_HW_EXEC      := exec-etr-sg-sysrq exec-etr-sg-rsbb-oops exec-letf-rsbb-oops 
 E2E_HW_SCENARIOS := etf-softlockup etf-oops etf-locked etf-disabled \
 		    etr-flat-sysrq etr-flat-softlockup etr-flat-oops etr-flat-locked \
 		    etr-flat-badrwp-sysrq \
-		    etb10-sysrq etb10-unaligned-sysrq \
+		    etb10-sysrq etb10-unaligned-sysrq etb10-64k-oops \
 		    etf-perfcpus-sysrq etf-perfthread-sysrq etr-sg-perfcpus-sysrq \
 		    $(E2E_HW_EXEC)
 # The capture matrix (tests/e2e/capture.sh, mk/e2e.mk) on the vmcores whose
@@ -169,9 +169,15 @@ CHECKS += $(addprefix check-e2e-hw-stop-,$(E2E_HW_STOP_CHECK))
 # crash_save_cpu()) and end at its tracer's stop point for it,
 # coresight_kdump_crash_stop_cpu() (kernel patch 0031).  With an oops the
 # sinks stop at the die notifier (0027), before the IPIs: not in the trace.
-E2E_HW_STOPINFO := exec-etr-sg-sysrq exec-etr-sg-rsbb-oops etf-oops exec-letf-rsbb-oops
+# etb10-64k-oops: the ETB10 stops at the oops too (kernel patch 0033; its
+# record said panic before).  64 KiB: a 16 KiB ETB10 stopped there holds one
+# run of the failing CPU's trace with no trace ID in it (the shared-sink
+# limit of tests/e2e-hw/README.md).
+E2E_HW_STOPINFO := exec-etr-sg-sysrq exec-etr-sg-rsbb-oops etf-oops exec-letf-rsbb-oops \
+		   etb10-64k-oops
 E2E_HW_STOPINFO_OPTS_exec-etr-sg-rsbb-oops := --sink fault
 E2E_HW_STOPINFO_OPTS_etf-oops := --sink fault --no-mark
+E2E_HW_STOPINFO_OPTS_etb10-64k-oops := --sink fault --no-mark
 E2E_HW_STOPINFO_OPTS_exec-etr-sg-sysrq := --ipi-in-trace --ipi-stop coresight_kdump_crash_stop_cpu
 E2E_HW_STOPINFO_OPTS_exec-letf-rsbb-oops := --sink fault
 .PHONY: $(addprefix check-e2e-hw-stopinfo-,$(E2E_HW_STOPINFO))

@@ -121,6 +121,10 @@ etr-sg*m) # The panic save's cost (make e2e-hw-cost): an N MiB buffer, wrapped.
 etb10)    dev=etb0 capacity=16384 ;;
 etb10-unaligned)
 	dev=etb0 capacity=16384 qemu_args="-global coresight-etb10.stop-skew=2" ;;
+etb10-*k) # An ETB10 of N KiB (the model's ram-depth is in 32-bit words).
+	kib=${sink#etb10-} kib=${kib%k}
+	dev=etb0 capacity=$((kib << 10))
+	qemu_args="-global coresight-etb10.ram-depth=$((kib << 8))" ;;
 *) echo "scenario.sh: unknown sink '$sink'" >&2; exit 2 ;;
 esac
 machine=$machine$cti

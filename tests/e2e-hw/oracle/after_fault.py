@@ -38,9 +38,9 @@ With --max-after N it exits 1 (after the line) unless the failure is in
 the saved trace with at most N instructions of that CPU's after it; with
 --stop-at F, unless the failure is in it and that CPU's trace ends in F.
 to_sink_stop=T: from the record, the instructions from the failure to the
-CPU's first call of tmc_kdump_flush_and_stop() (the TMC's stop: at the
-oops, kernel patch 0027, or in the save); --sink-stop-early fails unless
-that call came before panic().
+CPU's first call of a sink's stop, tmc_kdump_flush_and_stop() (a TMC) or
+etb_kdump_stop() (an ETB10), at the oops (kernel patch 0027) or in the
+save; --sink-stop-early fails unless that call came before panic().
 
 stop_reason=R: what first stopped each sink's capture, by the QEMU models'
 own logs (RING_DIR/<sink>.log, "stop=1 reason=R": flush for a FlushMan
@@ -168,13 +168,20 @@ def function_at(vmlinux, addr):
     return syms[i][1] if i >= 0 else '?'
 
 
+# The sinks' flush-and-stop for kdump: the TMC's, the ETB10's.
+SINK_STOPS = ('tmc_kdump_flush_and_stop', 'etb_kdump_stop')
+
+
 def sink_stop(rings, cpu, kind, vmlinux):
-    """(instructions from the failure to the TMC's stop, stopped before
+    """(instructions from the failure to a sink's stop, stopped before
     panic()?), from the record; (None, False) when it has neither."""
     orc = record(rings, cpu, vmlinux)
-    stop = symbol(vmlinux, 'tmc_kdump_flush_and_stop')
+    syms = check_exec.symbols(vmlinux)
+    stops = {syms[n] for n in SINK_STOPS if n in syms}
+    if not stops:
+        raise SystemExit('after_fault.py: none of %s in %s' % (', '.join(SINK_STOPS), vmlinux))
     panic = symbol(vmlinux, 'panic')
-    end = next((j for j in range(len(orc)) if orc[j][0] == stop), None)
+    end = next((j for j in range(len(orc)) if orc[j][0] in stops), None)
     at = None if end is None else failure_at(orc, end, kind, vmlinux)
     if at is None:
         return None, False
