@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# run.sh IMAGE QEMU SRC OUT: the coresight-kdump KUnit suite, built into the
+# run.sh IMAGE QEMU SRC OUT: the coresight-kdump KUnit suites (the registry's,
+# coresight-kdump, and the CTI driver's mapping, coresight-cti-kdump), built into the
 # kernel for the emulated hardware (make kernel-hw, with
 # kernel/configs/hw/kunit.config), booted on QEMU virt with two CPUs (one
 # test holds the registry lock on the other CPU while the panic walk runs)
@@ -20,12 +21,14 @@ rm -f "$out/console.log" "$out/results.txt"
 timeout --foreground -k 5 300 "$qemu" -M virt -cpu cortex-a57 -smp 2 -m 512 \
 	-nic none -display none -monitor none -serial "file:$out/console.log" \
 	-no-reboot -kernel "$image" \
-	-append "console=ttyAMA0 panic=-1 kunit.enable=1 kunit.filter_glob=coresight-kdump kunit_shutdown=poweroff" \
+	-append "console=ttyAMA0 panic=-1 kunit.enable=1 kunit.filter_glob=coresight-*kdump kunit_shutdown=poweroff" \
 	</dev/null || { echo "run.sh: QEMU exited $?" >&2; exit 1; }
-# At least the suite's cases must have run: a filter that matched nothing
+# At least the suites' cases must have run: a filter that matched nothing
 # gives "1..0", which the parser would call a success.
-grep -q '# Subtest: coresight-kdump.\?$' "$out/console.log" || {
-	echo "run.sh: the coresight-kdump suite did not run (console.log)" >&2
-	exit 1
-}
+for suite in coresight-kdump coresight-cti-kdump; do
+	grep -q "# Subtest: $suite.\?\$" "$out/console.log" || {
+		echo "run.sh: the $suite suite did not run (console.log)" >&2
+		exit 1
+	}
+done
 python3 "$src/tools/testing/kunit/kunit.py" parse "$out/console.log" | tee "$out/results.txt"
