@@ -51,7 +51,7 @@ $(ENC)/prog.elf: tests/encoder/prog.c $(DEPS_STAMP)
 # Benchmark traces of any size: `make build/encoder/trace-64K` ... trace-256M
 # (six CPUs walking the guest kernel when it is built, else prog.elf; a full
 # circular sink of exactly that size, as an extract directory + snapshot).
-ENC_TRACE_ELF ?= $(if $(wildcard $(BUILD)/kernel-hw-out/vmlinux),$(BUILD)/kernel-hw-out/vmlinux,$(ENC)/prog.elf)
+ENC_TRACE_ELF ?= $(if $(wildcard $(KERNEL_HW_VMLINUX)),$(KERNEL_HW_VMLINUX),$(ENC)/prog.elf)
 $(ENC)/trace-%: $(ENC)/etm4enc $(ENC)/prog.elf
 	$(ENC)/etm4enc --elf $(ENC_TRACE_ELF) --cpus 6 --size $* --cc --stats -o $@
 
@@ -108,7 +108,7 @@ check-enc-perf: $(ENC_SAN)/etm4enc $(ENC)/prog.elf $(CSDUMP_BIN)
 		$(ENC)/prog.elf $(ENC)/perf
 
 # The guest kernel's sysrq panic path, when the kernel has been built.
-ENC_VMLINUX ?= $(BUILD)/kernel-hw-out/vmlinux
+ENC_VMLINUX ?= $(KERNEL_HW_VMLINUX)
 ENC_PANIC_CHAIN := el0t_64_sync el0t_64_sync_handler el0_svc do_el0_svc invoke_syscall \
 	__arm64_sys_write ksys_write vfs_write proc_reg_write write_sysrq_trigger \
 	__handle_sysrq sysrq_handle_crash panic __crash_kexec machine_kexec

@@ -15,7 +15,9 @@ KERNEL_VARIANTS := $(basename $(notdir $(wildcard kernel/configs/variants/*.conf
 KVAR_RUNS       := kaslr48 $(KERNEL_VARIANTS)
 KVAR_FRAGMENTS  := $(filter-out %/hw/layout.config,$(KERNEL_HW_FRAGMENTS))
 
-kvar_out     = $(if $(filter kaslr48,$(1)),$(KERNEL_HW_OUT),$(BUILD)/kernel-hw-$(1)-out)
+# KVAR_OUT_V: the build tree of a run that boots another variant's kernel.
+KVAR_OUT_kaslr48 := $(KERNEL_HW_OUT)
+kvar_out     = $(or $(KVAR_OUT_$(1)),$(BUILD)/kernel-hw-$(1)-out)
 kvar_image   = $(call kvar_out,$(1))/arch/arm64/boot/Image
 kvar_vmlinux = $(call kvar_out,$(1))/vmlinux
 kvar_stamp   = $(call kvar_out,$(1))/.csdump-kernel.stamp
