@@ -176,6 +176,25 @@ bool csd_etm4_unpack(const uint64_t in[CSD_ETM4_BLOCK_U64], struct csd_etm *etm)
 	return in[0] == CSD_ETM4_MAGIC && in[2] == CSD_ETM4_NR_PARAMS;
 }
 
+size_t csd_tracer_unpack(const uint64_t *in, size_t n, struct csd_etm *etm)
+{
+	uint64_t v[CSD_ETM4_BLOCK_U64];
+
+	if (n < CSD_ETM4_BLOCK_U64)
+		return 0;
+	memcpy(v, in, sizeof(v));
+	if (in[0] != CSD_ETE_MAGIC)
+		return csd_etm4_unpack(v, etm) ? CSD_ETM4_BLOCK_U64 : 0;
+	v[0] = CSD_ETM4_MAGIC;
+	v[2] = CSD_ETM4_NR_PARAMS;
+	csd_etm4_unpack(v, etm);
+	if (n < CSD_ETE_BLOCK_U64 || in[2] != CSD_ETE_NR_PARAMS)
+		return 0;
+	etm->kind = CSD_TRACER_ETE;
+	etm->trcdevarch = in[CSD_ETM4_BLOCK_U64];
+	return CSD_ETE_BLOCK_U64;
+}
+
 const char *csd_stop_name(uint16_t reason)
 {
 	static const char *const names[] = {

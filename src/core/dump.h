@@ -86,6 +86,7 @@ void csd_etm4_pack(const struct csd_etm *etm, uint64_t out[CSD_ETM4_BLOCK_U64]);
 #define CSD_ETE_MAGIC		0x5050505050505050ull
 #define CSD_ETE_NR_PARAMS	(CSD_ETM4_NR_PARAMS + 1)
 #define CSD_ETE_BLOCK_U64	(3 + CSD_ETE_NR_PARAMS)
+#define CSD_ETE_BLOCK_LEN	(CSD_ETE_BLOCK_U64 * 8)
 #define CSD_TRACER_BLOCK_MAX_U64 CSD_ETE_BLOCK_U64
 
 /* @etm's perf block, ETMv4 or ETE by its kind, into @out; its length in u64s. */
@@ -93,6 +94,12 @@ size_t csd_tracer_pack(const struct csd_etm *etm, uint64_t out[CSD_TRACER_BLOCK_
 
 /* Fill @etm from @in; false if @in is not an ETMv4 block (magic, count). */
 bool csd_etm4_unpack(const uint64_t in[CSD_ETM4_BLOCK_U64], struct csd_etm *etm);
+
+/*
+ * Fill @etm from the ETMv4 or ETE block at @in, of which @n u64s are there;
+ * the block's length in u64s, or 0 if @in holds neither (magic, count, @n).
+ */
+size_t csd_tracer_unpack(const uint64_t *in, size_t n, struct csd_etm *etm);
 
 /* One sink's trace, in trace order (circular buffers already unrolled). */
 struct csd_sink {

@@ -24,14 +24,15 @@ static enum csd_err write_in(const char *dir, const char *name, const void *buf,
 
 static enum csd_err write_metadata(const struct csd_dump *d, const char *dir)
 {
-	uint64_t *m = calloc(d->n_etms ? d->n_etms : 1, CSD_ETM4_BLOCK_LEN);
+	uint64_t *m = calloc(d->n_etms ? d->n_etms : 1, CSD_TRACER_BLOCK_MAX_U64 * 8);
+	size_t n = 0;
 	enum csd_err err;
 
 	if (!m)
 		return CSD_ERR_NOMEM;
 	for (size_t i = 0; i < d->n_etms; i++)
-		csd_etm4_pack(&d->etms[i], m + i * CSD_ETM4_BLOCK_U64);
-	err = write_in(dir, "metadata.bin", m, d->n_etms * CSD_ETM4_BLOCK_LEN);
+		n += csd_tracer_pack(&d->etms[i], m + n);
+	err = write_in(dir, "metadata.bin", m, n * 8);
 	free(m);
 	return err;
 }
@@ -201,19 +202,21 @@ static enum csd_err read_metadata(const char *dir, struct csd_dump *d)
 
 	if (err)
 		return err;
-	if (len % CSD_ETM4_BLOCK_LEN) {
-		csd_error("%s/metadata.bin: %zu bytes, not a multiple of %d", dir, len,
-			  CSD_ETM4_BLOCK_LEN);
+	if (len % 8) {
+		csd_error("%s/metadata.bin: %zu bytes, not a multiple of 8", dir, len);
 		free(m);
 		return CSD_ERR_FORMAT;
 	}
-	for (size_t off = 0; off < len && !err; off += CSD_ETM4_BLOCK_LEN) {
-		uint64_t v[CSD_ETM4_BLOCK_U64];
+	for (size_t off = 0, k; off < len && !err; off += k * 8) {
+		uint64_t v[CSD_TRACER_BLOCK_MAX_U64] = { 0 };
+		size_t n = (len - off) / 8;
 		struct csd_etm e;
 
-		memcpy(v, m + off, sizeof(v));
-		if (!csd_etm4_unpack(v, &e)) {
-			csd_error("%s/metadata.bin: block at %zu is not an ETMv4 block", dir, off);
+		memcpy(v, m + off, (n < CSD_TRACER_BLOCK_MAX_U64 ? n : CSD_TRACER_BLOCK_MAX_U64) * 8);
+		k = csd_tracer_unpack(v, n, &e);
+		if (!k) {
+			csd_error("%s/metadata.bin: block at %zu is neither an ETMv4 nor an ETE block",
+				  dir, off);
 			err = CSD_ERR_FORMAT;
 			break;
 		}

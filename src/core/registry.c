@@ -101,9 +101,10 @@ static void parse_record(struct csd_registry *reg, struct csd_record *r, const u
 	} else if (r->data_offset >= r->capacity) {
 		mark_bad(reg, r, "data_offset %llu not below capacity %llu",
 			 (unsigned long long)r->data_offset, (unsigned long long)r->capacity);
-	} else if (r->kind == CSD_REC_KIND_ETM && r->data_len != CSD_REC_ETM_LEN) {
-		mark_bad(reg, r, "metadata of %llu bytes, expected %u",
-			 (unsigned long long)r->data_len, CSD_REC_ETM_LEN);
+	} else if (r->kind == CSD_REC_KIND_ETM && r->data_len != CSD_REC_ETM_LEN &&
+		   r->data_len != CSD_REC_ETE_LEN) {
+		mark_bad(reg, r, "metadata of %llu bytes, expected %u (ETMv4) or %u (ETE)",
+			 (unsigned long long)r->data_len, CSD_REC_ETM_LEN, CSD_REC_ETE_LEN);
 	}
 }
 
@@ -324,29 +325,39 @@ static bool buf_present(const struct csd_mem *m, const struct csd_record *r, uin
 	return !len || (!read_buf(m, r, off, &b, 1) && !read_buf(m, r, off + len - 1, &b, 1));
 }
 
-/* The ETMv4 block of a metadata record's data (little-endian u64s). */
-static void etm_block(const uint8_t *data, struct csd_etm *etm, uint64_t v[CSD_ETM4_BLOCK_U64])
+/*
+ * The ETMv4 or ETE block of a metadata record's data (little-endian u64s;
+ * its length is checked): true if it is one.
+ */
+static bool etm_block(const struct csd_record *r, const uint8_t *data, struct csd_etm *etm,
+		      uint64_t v[CSD_TRACER_BLOCK_MAX_U64])
 {
-	for (size_t i = 0; i < CSD_ETM4_BLOCK_U64; i++)
+	size_t n = (size_t)r->data_len / 8;
+
+	for (size_t i = 0; i < n && i < CSD_TRACER_BLOCK_MAX_U64; i++)
 		v[i] = le64(data + 8 * i);
-	csd_etm4_unpack(v, etm);
+	return csd_tracer_unpack(v, n, etm) == n;
 }
 
 static void check_etm(struct csd_registry *reg, struct csd_record *r, const uint8_t *data)
 {
-	uint64_t v[CSD_ETM4_BLOCK_U64];
+	uint64_t v[CSD_TRACER_BLOCK_MAX_U64] = { 0 };
+	bool ete = r->data_len == CSD_REC_ETE_LEN;
+	uint64_t magic = ete ? CSD_ETE_MAGIC : CSD_ETM4_MAGIC;
+	int nr = ete ? CSD_ETE_NR_PARAMS : CSD_ETM4_NR_PARAMS;
 	struct csd_etm e;
+	bool ok = etm_block(r, data, &e, v);
 
-	etm_block(data, &e, v);
-	if (v[0] != CSD_ETM4_MAGIC)
-		mark_bad(reg, r, "metadata magic 0x%llx, expected 0x%llx",
-			 (unsigned long long)v[0], CSD_ETM4_MAGIC);
+	if (v[0] != magic)
+		mark_bad(reg, r, "metadata magic 0x%llx, expected 0x%llx (%s, %llu bytes)",
+			 (unsigned long long)v[0], (unsigned long long)magic,
+			 ete ? "ETE" : "ETMv4", (unsigned long long)r->data_len);
 	else if (e.cpu != (uint64_t)(int64_t)r->cpu || r->cpu < 0)
 		mark_bad(reg, r, "metadata for CPU %lld in the record of CPU %d",
 			 (long long)e.cpu, r->cpu);
-	else if (v[2] != CSD_ETM4_NR_PARAMS)
+	else if (v[2] != (uint64_t)nr || !ok)
 		mark_bad(reg, r, "metadata has %llu parameters, expected %d",
-			 (unsigned long long)v[2], CSD_ETM4_NR_PARAMS);
+			 (unsigned long long)v[2], nr);
 	else if (csd_etm_trace_id(&e) != r->trace_id || !csd_trace_id_valid(r->trace_id))
 		mark_bad(reg, r, "trace ID 0x%x, TRCTRACEIDR 0x%llx", r->trace_id,
 			 (unsigned long long)e.trctraceidr);
@@ -398,10 +409,10 @@ unmapped:
 static enum csd_err add_etm(struct csd_dump *d, struct csd_registry *reg,
 			    struct csd_record *r, const uint8_t *b)
 {
-	uint64_t v[CSD_ETM4_BLOCK_U64];
+	uint64_t v[CSD_TRACER_BLOCK_MAX_U64];
 	struct csd_etm etm;
 
-	etm_block(b, &etm, v);
+	etm_block(r, b, &etm, v);
 	etm.stop_known = r->version >= 2;
 	etm.stop_reason = r->stop_reason;
 	etm.stop_addr = r->stop_addr;

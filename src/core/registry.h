@@ -18,7 +18,9 @@
 #define CSD_REC_SIZE		128
 #define CSD_REC_KIND_TRACE	1
 #define CSD_REC_KIND_ETM	2
-#define CSD_REC_ETM_LEN		CSD_ETM4_BLOCK_LEN /* perf's ETMv4 block (dump.h) */
+/* A metadata record's data: perf's ETMv4 or ETE block (dump.h) */
+#define CSD_REC_ETM_LEN		CSD_ETM4_BLOCK_LEN
+#define CSD_REC_ETE_LEN		CSD_ETE_BLOCK_LEN
 #define CSD_REGISTRY_MAX_NODES	1024		/* the kernel has at most 64 */
 #define CSD_REC_MAX_CAPACITY	(1ull << 30)	/* larger is taken as corrupt */
 

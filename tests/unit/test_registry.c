@@ -13,6 +13,7 @@
  */
 #include <string.h>
 
+#include "core/extract.h"
 #include "format/input.h"
 #include "core/registry.h"
 #include "testutil.h"
@@ -395,6 +396,76 @@ static void test_stop_fields(void)
 }
 
 /*
+ * An Armv9 tracer's record holds perf's 88-byte ETE block (kernel patch
+ * 0034): loaded as an ETE with its TRCDEVARCH, next to an ETMv4 of 80
+ * bytes, and kept as one through an extract directory.  A block whose
+ * length says one kind and whose magic or count says another is refused.
+ */
+static void test_ete_metadata(void)
+{
+	struct csd_input_status st;
+	struct csd_dump d, back = { 0 };
+	struct vg g;
+	uint64_t ete[11] = { 0x5050505050505050ull, 0, 8, 0xc1, 0x10, 0x28000ea1, 0x4100fff0,
+			     0x488, 0, 0xcc, 0x47705a13 };
+	uint64_t etm[11] = { 0x4040404040404040ull, 1, 7, 0xc1, 0x12, 0x28000ea1, 0x4100f403,
+			     0x488, 0, 0xcc };
+	struct vg_rec r = { .kind = 2, .flags = 1, .name = "ete0", .data = (uint8_t *)ete,
+			    .data_len = 88, .cpu = 0, .trace_id = 0x10 };
+	char dir[4096];
+	enum csd_err err;
+
+	vg_init(&g, 1);
+	vg_add_record(&g, &r);
+	r = (struct vg_rec){ .kind = 2, .flags = 1, .name = "etm1", .data = (uint8_t *)etm,
+			     .data_len = 80, .cpu = 1, .trace_id = 0x12 };
+	vg_add_record(&g, &r);
+	add_sink(&g, "tmc_etr0", 100, 100, 0, 0, 0);
+	err = load(&g, "ete.vmcore", 0, &d, &st);
+	CHECK(err == CSD_OK && st.n_bad == 0 && d.n_etms == 2, "ete: %s, %u bad, %zu tracers",
+	      csd_strerror(err), st.n_bad, d.n_etms);
+	if (d.n_etms == 2) {
+		CHECK(d.etms[0].kind == CSD_TRACER_ETE && d.etms[0].trcdevarch == 0x47705a13 &&
+		      d.etms[0].trcidr1 == 0x4100fff0 && csd_etm_trace_id(&d.etms[0]) == 0x10,
+		      "ete: CPU 0 is an ETE with its TRCDEVARCH");
+		CHECK(d.etms[1].kind == CSD_TRACER_ETM4 && d.etms[1].trcdevarch == 0,
+		      "ete: CPU 1 is an ETMv4");
+		snprintf(dir, sizeof(dir), "%s/ete.extract", tmp);
+		err = csd_extract_write(&d, NULL, "ete.vmcore", dir);
+		CHECK(err == CSD_OK, "ete: extract: %s", csd_strerror(err));
+		err = csd_extract_read(dir, &back);
+		CHECK(err == CSD_OK && back.n_etms == 2 && back.etms[0].kind == CSD_TRACER_ETE &&
+		      back.etms[0].trcdevarch == 0x47705a13 && back.etms[1].kind == CSD_TRACER_ETM4,
+		      "ete: metadata.bin keeps the ETE block (%s, %zu tracers)",
+		      csd_strerror(err), back.n_etms);
+		csd_dump_free(&back);
+	}
+	csd_dump_free(&d);
+
+	/* ETE magic in 80 bytes; the ETMv4 block in 88; an ETE of 7 parameters. */
+	vg_init(&g, 1);
+	r = (struct vg_rec){ .kind = 2, .flags = 1, .name = "ete0", .data = (uint8_t *)ete,
+			     .data_len = 80, .cpu = 0, .trace_id = 0x10 };
+	vg_add_record(&g, &r);
+	r = (struct vg_rec){ .kind = 2, .flags = 1, .name = "etm1", .data = (uint8_t *)etm,
+			     .data_len = 88, .cpu = 1, .trace_id = 0x12 };
+	etm[1] = 1;
+	vg_add_record(&g, &r);
+	ete[1] = 2, ete[2] = 7, ete[4] = 0x14;
+	r = (struct vg_rec){ .kind = 2, .flags = 1, .name = "ete2", .data = (uint8_t *)ete,
+			     .data_len = 88, .cpu = 2, .trace_id = 0x14 };
+	vg_add_record(&g, &r);
+	add_sink(&g, "tmc_etr0", 100, 100, 0, 0, 0);
+	err = load(&g, "ete-bad.vmcore", 0, &d, &st);
+	CHECK(st.n_bad == 3 && d.n_etms == 0, "ete-bad: %u bad, %zu tracers kept", st.n_bad,
+	      d.n_etms);
+	CHECK(strstr(test_msgs(), "magic 0x5050505050505050, expected 0x4040404040404040") &&
+	      strstr(test_msgs(), "magic 0x4040404040404040, expected 0x5050505050505050") &&
+	      strstr(test_msgs(), "has 7 parameters, expected 8"), "ete-bad: each says why: %s", test_msgs());
+	csd_dump_free(&d);
+}
+
+/*
  * A version 2 sink record that names its one source, holding frames with
  * no trace ID (one source's wrapped buffer): loaded as a raw sink of that
  * source.  The same bytes named by no source stay formatted.
@@ -447,6 +518,7 @@ int main(int argc, char **argv)
 	test_too_long();
 	test_bad_fields();
 	test_stop_fields();
+	test_ete_metadata();
 	test_one_source_sink();
 	test_truncated();
 	test_no_registry_no_trace();
