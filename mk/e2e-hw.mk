@@ -21,8 +21,12 @@ E2E_HW           := $(BUILD)/e2e-hw
 # exec-letf-rsbb-oops: an ETF per CPU (the machine's coresight-local-etf=on);
 # each wraps and keeps no trace ID (a formatter writes one only when the ID
 # changes), and the record names the sink's one source (kernel patch 0030).
+# exec-etr-sg-ete-sysrq: Armv9 trace units, an ETE per CPU (QEMU patch 0013,
+# the machine's coresight-ete=on, on QEMU's "max" CPU), through the ETR;
+# their records hold perf's ETE block (kernel patch 0034), and every check
+# of exec-etr-sg-sysrq holds for them.
 E2E_HW_EXEC      := exec-etr-sg-sysrq exec-etr-sg-rsbb-oops exec-letf-rsbb-oops \
-		    exec-etr-sg-cti-sysrq
+		    exec-etr-sg-cti-sysrq exec-etr-sg-ete-sysrq
 # etf-sysrq and etr-sg-sysrq run only on real execution (exec-).
 E2E_HW_SCENARIOS := etf-softlockup etf-oops etf-locked etf-disabled \
 		    etr-flat-sysrq etr-flat-softlockup etr-flat-oops etr-flat-locked \
@@ -109,8 +113,9 @@ e2e-hw-cost: e2e-hw-prep
 # walks: their call chains are random, and whether one lines up with drgn's
 # frames depends on where the linker put each function (etr-flat-oops was
 # here, and failed once 0031 moved the text).
-E2E_HW_STACK := exec-etr-sg-sysrq
+E2E_HW_STACK := exec-etr-sg-sysrq exec-etr-sg-ete-sysrq
 E2E_HW_STACK_MIN_exec-etr-sg-sysrq := 10
+E2E_HW_STACK_MIN_exec-etr-sg-ete-sysrq := 10
 .PHONY: $(addprefix check-e2e-hw-stack-,$(E2E_HW_STACK))
 $(addprefix check-e2e-hw-stack-,$(E2E_HW_STACK)): check-e2e-hw-stack-%: check-e2e-hw-%
 	@$(HARNESS) e2e-hw-stack-$* /usr/bin/python3 tests/e2e/check_stack.py \
@@ -142,11 +147,13 @@ CHECKS += $(addprefix check-e2e-hw-stack-,$(E2E_HW_STACK))
 # crash-stop IPIs (measured: 491 instructions after panic(), QEMU's record
 # 491).
 E2E_HW_STOP_CHECK := exec-etr-sg-sysrq exec-etr-sg-rsbb-oops exec-letf-rsbb-oops \
-		     exec-etr-sg-cti-sysrq
+		     exec-etr-sg-cti-sysrq \
+		     exec-etr-sg-ete-sysrq
 E2E_HW_STOP_OPTS_exec-etr-sg-sysrq     := --max-after 2000
 E2E_HW_STOP_OPTS_exec-etr-sg-rsbb-oops := --max-own 10000 --sink-stop-early
 E2E_HW_STOP_OPTS_exec-letf-rsbb-oops   := --max-own 10000 --sink-stop-early
 E2E_HW_STOP_OPTS_exec-etr-sg-cti-sysrq := --max-after 2000 --sink-stop-reason flushin
+E2E_HW_STOP_OPTS_exec-etr-sg-ete-sysrq := --max-after 2000
 .PHONY: $(addprefix check-e2e-hw-stop-,$(E2E_HW_STOP_CHECK))
 $(addprefix check-e2e-hw-stop-,$(E2E_HW_STOP_CHECK)): check-e2e-hw-stop-%: check-e2e-hw-%
 	@$(HARNESS) e2e-hw-stop-$* tests/e2e-hw/oracle/after_fault.py \
@@ -174,11 +181,12 @@ CHECKS += $(addprefix check-e2e-hw-stop-,$(E2E_HW_STOP_CHECK))
 # run of the failing CPU's trace with no trace ID in it (the shared-sink
 # limit of tests/e2e-hw/README.md).
 E2E_HW_STOPINFO := exec-etr-sg-sysrq exec-etr-sg-rsbb-oops etf-oops exec-letf-rsbb-oops \
-		   etb10-64k-oops
+		   etb10-64k-oops exec-etr-sg-ete-sysrq
 E2E_HW_STOPINFO_OPTS_exec-etr-sg-rsbb-oops := --sink fault
 E2E_HW_STOPINFO_OPTS_etf-oops := --sink fault --no-mark
 E2E_HW_STOPINFO_OPTS_etb10-64k-oops := --sink fault --no-mark
 E2E_HW_STOPINFO_OPTS_exec-etr-sg-sysrq := --ipi-in-trace --ipi-stop coresight_kdump_crash_stop_cpu
+E2E_HW_STOPINFO_OPTS_exec-etr-sg-ete-sysrq := --ipi-in-trace --ipi-stop coresight_kdump_crash_stop_cpu
 E2E_HW_STOPINFO_OPTS_exec-letf-rsbb-oops := --sink fault
 .PHONY: $(addprefix check-e2e-hw-stopinfo-,$(E2E_HW_STOPINFO))
 $(addprefix check-e2e-hw-stopinfo-,$(E2E_HW_STOPINFO)): check-e2e-hw-stopinfo-%: check-e2e-hw-%

@@ -151,7 +151,13 @@ def check_sink(c, core, records, a, held, streams):
     return data, one, sorted(got)
 
 
-def check_etms(c, core, records, etm_regs, cpus, which, console):
+# perf's per-CPU blocks (tools/perf/util/cs-etm.h): ETMv4 and ETE (kernel
+# patch 0034), by magic: the ETE's adds TRCDEVARCH.
+BLOCKS = {"ETMv4": (0x4040404040404040, META_REGS),
+          "ETE": (0x5050505050505050, META_REGS + ("TRCDEVARCH",))}
+
+
+def check_etms(c, core, records, etm_regs, cpus, which, console, kind):
     metas = {r["cpu"]: r for r in records
              if r["kind"] == vmcore_registry.KIND_META}
     if which == "saved":
@@ -164,14 +170,19 @@ def check_etms(c, core, records, etm_regs, cpus, which, console):
              f"panicking CPU {crash_cpu} among them")
     for cpu in cpus:
         rec = metas.get(cpu)
-        if not c.ok(rec is not None, f"cpu {cpu}: ETMv4 metadata record"):
+        if not c.ok(rec is not None, f"cpu {cpu}: {kind} metadata record"):
             continue
         data = vmcore_registry.record_data(core, rec)
         c.ok(zlib.crc32(data) == rec["data_crc"], f"cpu {cpu}: CRC matches")
-        vals = struct.unpack("<10Q", data[:80]) if len(data) >= 80 else ()
-        regs = dict(zip(META_REGS, vals[3:])) if vals else {}
+        magic, names = BLOCKS[kind]
+        n = 3 + len(names)
+        vals = struct.unpack(f"<{n}Q", data) if len(data) == 8 * n else ()
+        c.ok(vals[:3] == (magic, cpu, len(names)),
+             f"cpu {cpu}: perf's {kind} block: {len(data)} bytes, magic, CPU "
+             f"and {len(names)} parameters")
+        regs = dict(zip(names, vals[3:])) if vals else {}
         want = etm_regs.get(cpu, {})
-        for name in META_REGS:
+        for name in names:
             if name not in want:
                 continue
             c.ok(regs.get(name) == want[name],
@@ -241,6 +252,8 @@ def main():
     ap.add_argument("--allow", action="append", default=[],
                     help="a forbidden line containing this text is the crash's own")
     ap.add_argument("--etm-regs")
+    ap.add_argument("--tracer", choices=("ETMv4", "ETE"), default="ETMv4",
+                    help="the kind of every tracer's metadata record")
     ap.add_argument("--qemu-log", help="QEMU's -D log, with -d guest_errors")
     ap.add_argument("--etm-cpus", choices=("all", "saved"), default="all",
                     help="whose metadata must be saved: every CPU's, or those "
@@ -295,7 +308,7 @@ def main():
         datas = [d for d, _, _ in checked]
         if a.expect != "none":
             check_etms(c, core, records, read_etm_regs(a.etm_regs), cpus,
-                       a.etm_cpus, console)
+                       a.etm_cpus, console, a.tracer)
     except (vmcore_registry.VmcoreError, KeyError, ValueError) as e:
         c.ok(False, f"registry walk: {e}")
     if a.own_sinks:

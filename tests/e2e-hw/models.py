@@ -22,10 +22,12 @@ import re
 import sys
 
 # The registers of perf's ETMv4 metadata (tests/e2e/snapshot_regs.py REGS),
-# by offset (ETMv4 architecture specification, IHI 0064, chapter 7).
+# and TRCDEVARCH, which perf's ETE block adds, by offset (ETMv4 architecture
+# specification, IHI 0064, chapter 7; an ETE's system registers are the same
+# offsets, QEMU's log names them so).
 OFFSETS = {0x010: "TRCCONFIGR", 0x040: "TRCTRACEIDR", 0x1E0: "TRCIDR0",
            0x1E4: "TRCIDR1", 0x1E8: "TRCIDR2", 0x180: "TRCIDR8",
-           0xFB8: "TRCAUTHSTATUS"}
+           0xFB8: "TRCAUTHSTATUS", 0xFBC: "TRCDEVARCH"}
 WRITTEN = ("TRCCONFIGR", "TRCTRACEIDR")
 ACCESS = re.compile(r"coresight_etm4_(read|write) etm(\d+): (?:read|write) "
                     r"(0x[0-9a-f]+) (?:->|<-) (0x[0-9a-f]+)")

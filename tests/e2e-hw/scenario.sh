@@ -76,8 +76,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 source=synth rest=$name
 case $name in exec-*) source=exec rest=${name#exec-} ;; esac
 crash_kind=${rest##*-} sink=${rest%-*} session=sysfs
-cti=
+cti= src=etm
 case $sink in *-cti|*-cti-*) cti=",coresight-cti=on" sink=${sink/-cti/} ;; esac
+# -ete: Armv9 trace units, an ETE per CPU (the machine's coresight-ete=on,
+# on QEMU's "max" CPU) in place of the ETMv4s, with the same ATB wiring;
+# Linux names them ete<n>.
+case $sink in *-ete|*-ete-*)
+	cti="$cti,coresight-ete=on" sink=${sink/-ete/} src=ete
+	export E2E_CPU=${E2E_CPU:-max} ;;
+esac
 case $sink in
 *-perfcpus)   session=cpus sink=${sink%-perfcpus} ;;
 *-perfthread) session=thread sink=${sink%-perfthread} ;;
@@ -224,11 +231,11 @@ fi
 		done
 		for c in $(seq 0 $((cpus - 1))); do
 			if [ -n "${etm_mode:-}" ]; then
-				echo "write $devs/etm$c/mode ${etm_mode#0x}"
-				echo "write $devs/etm$c/addr_idx 0"
-				echo "write $devs/etm$c/addr_range $ktext"
+				echo "write $devs/$src$c/mode ${etm_mode#0x}"
+				echo "write $devs/$src$c/addr_idx 0"
+				echo "write $devs/$src$c/addr_range $ktext"
 			fi
-			echo "write $devs/etm$c/enable_source 1"
+			echo "write $devs/$src$c/enable_source 1"
 		done
 	else
 		echo "perf $dev $session"
@@ -237,7 +244,7 @@ fi
 	echo "sleep 200"
 	if [ -n "$end_session" ]; then
 		for c in $(seq 0 $((cpus - 1))); do
-			echo "write $devs/etm$c/enable_source 0"
+			echo "write $devs/$src$c/enable_source 0"
 		done
 		for s in $sinks; do
 			echo "write $devs/$s/enable_sink 0"
@@ -278,8 +285,9 @@ shared_etf=tmc_etf0
 [ "$sinks" = "$dev" ] || shared_etf="$sinks"
 args=(--console "$out/console.log" --vmcore "$out/vmcore" --vmlinux "$VMLINUX"
       --streams "$streams"
-      --devices "$(printf 'etm%d ' $(seq 0 $((cpus - 1)))) funnel0 replicator0 $shared_etf tmc_etr0 etb0")
+      --devices "$(printf "${src}%d " $(seq 0 $((cpus - 1)))) funnel0 replicator0 $shared_etf tmc_etr0 etb0")
 [ "$sinks" = "$dev" ] || args+=(--own-sinks)
+[ "$src" = etm ] || args+=(--tracer ETE)
 for s in $sinks; do
 	held=$("$here/models.py" held "$out/models" "$s" 2>/dev/null || true)
 	# Real execution, or a sink per CPU: how much trace each sink took is
