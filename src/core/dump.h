@@ -27,6 +27,8 @@
 #define CSD_F_FAULTED	(1u << 5)	/* with FAILED: it faulted */
 #define CSD_F_FLUSH_TIMEOUT (1u << 6)	/* with SAVED: the last bytes may be missing;
 					 * with FAILED: the sink never confirmed its stop */
+#define CSD_F_STALE	(1u << 7)	/* with SAVED: a TRBE whose CPU never stopped:
+					 * where its trace ends is not known */
 
 /* The trace unit's architecture: ETMv4, or the Armv9 ETE (a superset of it). */
 enum csd_tracer {

@@ -110,6 +110,8 @@ static enum csd_err write_summary(const struct csd_dump *d, const struct csd_reg
 			csd_rec_flags_str((uint16_t)d->sinks[i].flags, flags, sizeof(flags)));
 		if (d->sinks[i].one_source)
 			fprintf(f, " one_source=0x%02x", d->sinks[i].one_source);
+		if (!(d->sinks[i].flags & CSD_F_FORMATTED) && d->sinks[i].source_known)
+			fprintf(f, " source=0x%02x", d->sinks[i].source_id);
 		fputc('\n', f);
 	}
 	for (size_t i = 0; i < d->n_etms; i++) {
@@ -254,6 +256,13 @@ static enum csd_err read_sink(const char *dir, const char *line, struct csd_dump
 	one = strstr(line, " one_source=0x");
 	if (one && sscanf(one, " one_source=0x%x", &id) == 1 && csd_trace_id_valid(id))
 		s->one_source = (uint8_t)id;
+	/* A raw sink's one source (a TRBE's: its CPU's tracer) */
+	one = strstr(line, " source=0x");
+	if (one && !(flags & CSD_F_FORMATTED) && sscanf(one, " source=0x%x", &id) == 1 &&
+	    id <= UINT8_MAX) {
+		s->source_known = true;
+		s->source_id = (uint8_t)id;
+	}
 	return CSD_OK;
 }
 

@@ -90,6 +90,8 @@ static void parse_record(struct csd_registry *reg, struct csd_record *r, const u
 	} else if ((r->flags & CSD_F_FLUSH_TIMEOUT) &&
 		   !(r->flags & (CSD_F_SAVED | CSD_F_FAILED))) {
 		mark_bad(reg, r, "flags 0x%x: flush-timeout without saved or failed", r->flags);
+	} else if ((r->flags & CSD_F_STALE) && !(r->flags & CSD_F_SAVED)) {
+		mark_bad(reg, r, "flags 0x%x: stale without saved", r->flags);
 	} else if (!(r->flags & CSD_F_SAVED)) {
 		r->state = CSD_REC_UNSAVED;
 	} else if (!r->capacity || r->capacity > CSD_REC_MAX_CAPACITY) {
@@ -456,9 +458,18 @@ static enum csd_err load_record(const struct csd_mem *m, struct csd_registry *re
 	s = csd_dump_add_sink(d, r->name, data, len, r->flags);
 	if (!s)
 		return CSD_ERR_NOMEM;
-	/* Version 2: a sink's trace_id is its one source's, when it had one. */
-	if (r->version >= 2 && (r->flags & CSD_F_FORMATTED) && csd_trace_id_valid(r->trace_id))
-		s->one_source = (uint8_t)r->trace_id;
+	/*
+	 * Version 2: a sink's trace_id is its one source's, when it had one;
+	 * a raw sink's (a TRBE) bytes are then that source's stream.
+	 */
+	if (r->version >= 2 && csd_trace_id_valid(r->trace_id)) {
+		if (r->flags & CSD_F_FORMATTED) {
+			s->one_source = (uint8_t)r->trace_id;
+		} else {
+			s->source_known = true;
+			s->source_id = (uint8_t)r->trace_id;
+		}
+	}
 	return CSD_OK;
 }
 
@@ -528,6 +539,11 @@ const char *csd_rec_verdict(const struct csd_registry *reg, const struct csd_rec
 		*caveat = true;
 		return "flush timed out: the last bytes may be missing";
 	}
+	if (r->flags & CSD_F_STALE) {
+		*caveat = true;
+		return "stale: its CPU never answered the crash-stop IPI, where its trace "
+		       "ends is not known";
+	}
 	return NULL;
 }
 
@@ -535,6 +551,7 @@ const char *csd_rec_flags_str(uint16_t flags, char *buf, size_t size)
 {
 	static const char *const names[] = {
 		"saved", "wrapped", "formatted", "in-place", "failed", "faulted", "flush-timeout",
+		"stale",
 	};
 	const unsigned int n_names = sizeof(names) / sizeof(names[0]);
 	unsigned int unknown = flags & ~((1u << n_names) - 1);

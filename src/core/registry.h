@@ -87,7 +87,7 @@ enum csd_err csd_registry_load(const struct csd_mem *m, struct csd_registry *reg
 			       struct csd_dump *d);
 
 /*
- * "saved,wrapped,formatted,in-place,failed,faulted,flush-timeout" for @flags,
+ * "saved,wrapped,formatted,in-place,failed,faulted,flush-timeout,stale" for @flags,
  * into @buf; bits the ABI does not define follow as one hex mask ("0x8100").
  */
 #define CSD_REC_FLAGS_STR_MAX 80	/* every name and a mask fit */

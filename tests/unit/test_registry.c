@@ -466,6 +466,65 @@ static void test_ete_metadata(void)
 }
 
 /*
+ * A TRBE's record (kernel patches 0035-0036): raw trace, in place, its CPU
+ * and its one source named; csdump takes its bytes as that source's
+ * stream, and so does an extract directory.  A STALE one (its CPU never
+ * stopped) is kept, with a caveat that says so.
+ */
+static void test_trbe_record(void)
+{
+	struct csd_input_status st;
+	struct csd_dump d, back = { 0 };
+	struct csd_record rec = { .kind = CSD_REC_KIND_TRACE, .state = CSD_REC_OK };
+	struct csd_registry reg = { 0 };
+	struct vg g;
+	struct vg_rec r = {
+		.kind = 1, .flags = CSD_F_SAVED | CSD_F_IN_PLACE, .cpu = 1, .name = "trbe1",
+		.data = trace, .data_len = 300, .capacity = 4096, .data_offset = 1000,
+		.trace_id = 0x12, .vmalloc = 1, .stop_reason = 3,
+		.stop_addr = 0xffff800008002000ull,
+	};
+	char dir[4096];
+	bool caveat = false;
+	const char *why;
+	enum csd_err err;
+
+	vg_init(&g, 1);
+	vg_add_etm(&g, 1, 0x12);
+	vg_add_record(&g, &r);
+	err = load(&g, "trbe.vmcore", 0, &d, &st);
+	CHECK(err == CSD_OK && st.n_bad == 0 && d.n_sinks == 1, "trbe: %s, %u bad, %zu sinks",
+	      csd_strerror(err), st.n_bad, d.n_sinks);
+	if (d.n_sinks == 1) {
+		CHECK(!(d.sinks[0].flags & CSD_F_FORMATTED) && d.sinks[0].source_known &&
+		      d.sinks[0].source_id == 0x12 && !d.sinks[0].one_source &&
+		      d.sinks[0].len == 300 && !memcmp(d.sinks[0].data, trace, 300),
+		      "trbe: the raw bytes, as the trace of source 0x12");
+		snprintf(dir, sizeof(dir), "%s/trbe.extract", tmp);
+		err = csd_extract_write(&d, NULL, "trbe.vmcore", dir);
+		CHECK(err == CSD_OK, "trbe: extract: %s", csd_strerror(err));
+		err = csd_extract_read(dir, &back);
+		CHECK(err == CSD_OK && back.n_sinks == 1 && back.sinks[0].source_known &&
+		      back.sinks[0].source_id == 0x12, "trbe: summary.txt keeps the source");
+		csd_dump_free(&back);
+	}
+	csd_dump_free(&d);
+
+	rec.flags = CSD_F_SAVED | CSD_F_IN_PLACE | CSD_F_WRAPPED | CSD_F_STALE;
+	why = csd_rec_verdict(&reg, &rec, &caveat);
+	CHECK(why && strstr(why, "stale") && caveat, "trbe: a stale record's caveat: %s",
+	      why ? why : "none");
+	rec.flags = CSD_F_STALE;
+	vg_init(&g, 1);
+	r.flags = CSD_F_STALE;
+	vg_add_record(&g, &r);
+	load(&g, "trbe-stale.vmcore", 0, &d, &st);
+	CHECK(st.n_bad == 1 && strstr(test_msgs(), "stale without saved"),
+	      "trbe: stale without saved is refused: %s", test_msgs());
+	csd_dump_free(&d);
+}
+
+/*
  * A version 2 sink record that names its one source, holding frames with
  * no trace ID (one source's wrapped buffer): loaded as a raw sink of that
  * source.  The same bytes named by no source stay formatted.
@@ -519,6 +578,7 @@ int main(int argc, char **argv)
 	test_bad_fields();
 	test_stop_fields();
 	test_ete_metadata();
+	test_trbe_record();
 	test_one_source_sink();
 	test_truncated();
 	test_no_registry_no_trace();
