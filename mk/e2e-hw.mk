@@ -25,8 +25,12 @@ E2E_HW           := $(BUILD)/e2e-hw
 # the machine's coresight-ete=on, on QEMU's "max" CPU), through the ETR;
 # their records hold perf's ETE block (kernel patch 0034), and every check
 # of exec-etr-sg-sysrq holds for them.
+# exec-trbe-perfcpus-sysrq: an ETE and a TRBE per CPU (QEMU patch 0014,
+# coresight-trbe=on), a CPU-wide perf session on the TRBEs; each CPU saves
+# its own TRBE (kernel patches 0035-0036), the other CPUs at the crash-stop
+# IPI; the same checks.
 E2E_HW_EXEC      := exec-etr-sg-sysrq exec-etr-sg-rsbb-oops exec-letf-rsbb-oops \
-		    exec-etr-sg-cti-sysrq exec-etr-sg-ete-sysrq
+		    exec-etr-sg-cti-sysrq exec-etr-sg-ete-sysrq exec-trbe-perfcpus-sysrq
 # etf-sysrq and etr-sg-sysrq run only on real execution (exec-).
 E2E_HW_SCENARIOS := etf-softlockup etf-oops etf-locked etf-disabled \
 		    etr-flat-sysrq etr-flat-softlockup etr-flat-oops etr-flat-locked \
@@ -113,9 +117,10 @@ e2e-hw-cost: e2e-hw-prep
 # walks: their call chains are random, and whether one lines up with drgn's
 # frames depends on where the linker put each function (etr-flat-oops was
 # here, and failed once 0031 moved the text).
-E2E_HW_STACK := exec-etr-sg-sysrq exec-etr-sg-ete-sysrq
+E2E_HW_STACK := exec-etr-sg-sysrq exec-etr-sg-ete-sysrq exec-trbe-perfcpus-sysrq
 E2E_HW_STACK_MIN_exec-etr-sg-sysrq := 10
 E2E_HW_STACK_MIN_exec-etr-sg-ete-sysrq := 10
+E2E_HW_STACK_MIN_exec-trbe-perfcpus-sysrq := 10
 .PHONY: $(addprefix check-e2e-hw-stack-,$(E2E_HW_STACK))
 $(addprefix check-e2e-hw-stack-,$(E2E_HW_STACK)): check-e2e-hw-stack-%: check-e2e-hw-%
 	@$(HARNESS) e2e-hw-stack-$* /usr/bin/python3 tests/e2e/check_stack.py \
@@ -148,12 +153,13 @@ CHECKS += $(addprefix check-e2e-hw-stack-,$(E2E_HW_STACK))
 # 491).
 E2E_HW_STOP_CHECK := exec-etr-sg-sysrq exec-etr-sg-rsbb-oops exec-letf-rsbb-oops \
 		     exec-etr-sg-cti-sysrq \
-		     exec-etr-sg-ete-sysrq
+		     exec-etr-sg-ete-sysrq exec-trbe-perfcpus-sysrq
 E2E_HW_STOP_OPTS_exec-etr-sg-sysrq     := --max-after 2000
 E2E_HW_STOP_OPTS_exec-etr-sg-rsbb-oops := --max-own 10000 --sink-stop-early
 E2E_HW_STOP_OPTS_exec-letf-rsbb-oops   := --max-own 10000 --sink-stop-early
 E2E_HW_STOP_OPTS_exec-etr-sg-cti-sysrq := --max-after 2000 --sink-stop-reason flushin
 E2E_HW_STOP_OPTS_exec-etr-sg-ete-sysrq := --max-after 2000
+E2E_HW_STOP_OPTS_exec-trbe-perfcpus-sysrq := --max-after 2000
 .PHONY: $(addprefix check-e2e-hw-stop-,$(E2E_HW_STOP_CHECK))
 $(addprefix check-e2e-hw-stop-,$(E2E_HW_STOP_CHECK)): check-e2e-hw-stop-%: check-e2e-hw-%
 	@$(HARNESS) e2e-hw-stop-$* tests/e2e-hw/oracle/after_fault.py \
@@ -181,12 +187,13 @@ CHECKS += $(addprefix check-e2e-hw-stop-,$(E2E_HW_STOP_CHECK))
 # run of the failing CPU's trace with no trace ID in it (the shared-sink
 # limit of tests/e2e-hw/README.md).
 E2E_HW_STOPINFO := exec-etr-sg-sysrq exec-etr-sg-rsbb-oops etf-oops exec-letf-rsbb-oops \
-		   etb10-64k-oops exec-etr-sg-ete-sysrq
+		   etb10-64k-oops exec-etr-sg-ete-sysrq exec-trbe-perfcpus-sysrq
 E2E_HW_STOPINFO_OPTS_exec-etr-sg-rsbb-oops := --sink fault
 E2E_HW_STOPINFO_OPTS_etf-oops := --sink fault --no-mark
 E2E_HW_STOPINFO_OPTS_etb10-64k-oops := --sink fault --no-mark
 E2E_HW_STOPINFO_OPTS_exec-etr-sg-sysrq := --ipi-in-trace --ipi-stop coresight_kdump_crash_stop_cpu
 E2E_HW_STOPINFO_OPTS_exec-etr-sg-ete-sysrq := --ipi-in-trace --ipi-stop coresight_kdump_crash_stop_cpu
+E2E_HW_STOPINFO_OPTS_exec-trbe-perfcpus-sysrq := --ipi-in-trace --ipi-stop coresight_kdump_crash_stop_cpu
 E2E_HW_STOPINFO_OPTS_exec-letf-rsbb-oops := --sink fault
 .PHONY: $(addprefix check-e2e-hw-stopinfo-,$(E2E_HW_STOPINFO))
 $(addprefix check-e2e-hw-stopinfo-,$(E2E_HW_STOPINFO)): check-e2e-hw-stopinfo-%: check-e2e-hw-%

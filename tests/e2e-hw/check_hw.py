@@ -91,6 +91,54 @@ def check_console(c, log, extra, devices, allow):
     return text
 
 
+def check_trbe_stale(c, core, rec, flags, name, cpu, streams):
+    """A TRBE whose CPU never answered the crash-stop IPI (the CPU that held
+    the registry lock, interrupts off): the panicking CPU saved it without
+    its write pointer, the whole AUX buffer.  The last MIN_TRBE_TAIL bytes
+    its ETE emitted are in it somewhere (it may have wrapped)."""
+    c.ok(flags == {"SAVED", "IN_PLACE", "WRAPPED", "STALE"},
+         f"{name}: flags {rec['flag_names']}: saved stale, the whole buffer")
+    c.ok(rec["cpu"] == cpu and rec["data_len"] == rec["capacity"] and
+         rec["data_offset"] == 0,
+         f"{name}: CPU {rec['cpu']}, {rec['data_len']} of {rec['capacity']} bytes "
+         f"from offset {rec['data_offset']}")
+    c.ok(rec["stop_reason"] == "panic",
+         f"{name}: stopped by the panic's save, not at an IPI ({rec['stop_reason']})")
+    data = vmcore_registry.record_data(core, rec)
+    c.ok(zlib.crc32(data) == rec["data_crc"],
+         f"{name}: CRC 0x{rec['data_crc']:08x} matches the data")
+    tid = 0x10 + 2 * cpu
+    tail = streams.get(tid, b"")[-MIN_TRBE_TAIL:]
+    c.ok(len(tail) == MIN_TRBE_TAIL and tail in data + data,
+         f"{name}: the last {len(tail)} bytes CPU {cpu}'s ETE emitted are in it")
+    return data, rec["trace_id"], [tid]
+
+
+def check_trbe(c, core, rec, flags, name, streams):
+    """A TRBE's record (kernel patches 0035-0036): the part of its CPU's perf
+    AUX buffer it wrote since it last started, raw, in place, up to where
+    it stopped writing at panic.  Its ETE went on emitting into it, so the
+    data is the last bytes that ETE emitted (QEMU's record,
+    models/etmN.bin), at least MIN_TRBE_TAIL of them."""
+    cpu = int(name[len("trbe"):])
+    if "STALE" in flags:
+        return check_trbe_stale(c, core, rec, flags, name, cpu, streams)
+    c.ok(flags == {"SAVED", "IN_PLACE"},
+         f"{name}: flags {rec['flag_names']}: saved, in place, raw, not wrapped")
+    c.ok(rec["cpu"] == cpu, f"{name}: the record names CPU {rec['cpu']}")
+    tid = 0x10 + 2 * cpu
+    c.ok(rec["trace_id"] == tid, f"{name}: its one source is CPU {cpu}'s "
+         f"trace unit (trace ID 0x{rec['trace_id']:x}, expected 0x{tid:x})")
+    data = vmcore_registry.record_data(core, rec)
+    c.ok(zlib.crc32(data) == rec["data_crc"],
+         f"{name}: CRC 0x{rec['data_crc']:08x} matches the data")
+    src = streams.get(tid, b"")
+    c.ok(len(data) >= MIN_TRBE_TAIL and src.endswith(data),
+         f"{name}: its {len(data)} bytes (at least {MIN_TRBE_TAIL}) are the last "
+         f"bytes CPU {cpu}'s ETE emitted (of {len(src)})")
+    return data, rec["trace_id"], [tid]
+
+
 def check_sink(c, core, records, a, held, streams):
     """One sink: a.sink, a.expect and a.held_rwp are its own."""
     sinks = [r for r in records if r["kind"] == vmcore_registry.KIND_TRACE]
@@ -103,6 +151,8 @@ def check_sink(c, core, records, a, held, streams):
                 f"(have {[r['name'] for r in sinks]})"):
         return None, None, []
     flags = set(rec["flag_names"])
+    if a.expect == "trbe":
+        return check_trbe(c, core, rec, flags, a.sink, streams)
     if a.expect == "failed":
         c.ok("FAILED" in flags and "SAVED" not in flags,
              f"{a.sink}: flags {rec['flag_names']}: FAILED, not SAVED")
@@ -150,6 +200,10 @@ def check_sink(c, core, records, a, held, streams):
              f"(of {len(src)} bytes, repeated) from byte {pos % max(len(src), 1)}")
     return data, one, sorted(got)
 
+
+# A TRBE's data must end with at least this many bytes of its ETE's output
+# (about two A-Sync periods of the 6.1 driver's TRCSYNCPR, 4 KiB).
+MIN_TRBE_TAIL = 8192
 
 # perf's per-CPU blocks (tools/perf/util/cs-etm.h): ETMv4 and ETE (kernel
 # patch 0034), by magic: the ETE's adds TRCDEVARCH.
@@ -246,7 +300,7 @@ def main():
                     help="its write pointer then, a byte offset")
     ap.add_argument("--streams", required=True)
     ap.add_argument("--expect", required=True, action="append",
-                    choices=("exact", "wrapped", "none", "failed"))
+                    choices=("exact", "wrapped", "none", "failed", "trbe"))
     ap.add_argument("--devices", default="")
     ap.add_argument("--console-expect", action="append", default=[])
     ap.add_argument("--allow", action="append", default=[],
@@ -287,7 +341,7 @@ def main():
     helds = []
     for one in each:
         held = b""
-        if one.expect not in ("none", "failed"):
+        if one.expect not in ("none", "failed", "trbe"):
             with open(one.held, "rb") as f:
                 held = f.read()
         helds.append(held)

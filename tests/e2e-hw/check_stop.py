@@ -25,6 +25,9 @@ KIND is the scenario's crash kind: oops (a kernel fault with
 panic_on_oops), bug, or sysrq/softlockup (a direct panic()).
 --sink REASON: what each saved sink's record must say stopped it (fault
 when kernel patch 0027 stopped it at the oops, panic when its save did).
+A sink of one CPU (a TRBE: its record names the CPU, kernel patch 0035)
+is saved by that CPU: another CPU's says ipi, at that CPU's IPI address,
+and only the failing CPU's says REASON.
 --no-mark: the trace is etm4enc's, not what the guest ran; the fault's
 exception is not in it to be marked.
 --ipi-in-trace: each CPU that the crash-stop IPI stopped has the IPI in
@@ -164,10 +167,20 @@ def main():
                  f"({len(pcs)} notes)")
         pcs.remove(r["stop_addr"])
     print(f"ok    stop: {len(others)} other CPU(s): ipi, each at the pc of a crash note")
+    ipi_at = {r["cpu"]: r["stop_addr"] for r in others}
     for r in sinks:
-        if r["stop_reason"] != args.sink:
-            fail(f"sink {r['name']}: record says {r['stop_reason']}, expected {args.sink}")
-    print(f"ok    stop: {len(sinks)} sink(s): {args.sink}")
+        want_sink = (args.sink, None)
+        if r["cpu"] >= 0 and r["cpu"] != cpu:
+            want_sink = ("ipi", ipi_at.get(r["cpu"]))
+        if r["stop_reason"] != want_sink[0] or \
+           want_sink[1] is not None and r["stop_addr"] != want_sink[1]:
+            fail(f"sink {r['name']} (CPU {r['cpu']}): record says {r['stop_reason']} "
+                 f"at 0x{r['stop_addr']:x}, expected {want_sink[0]}" +
+                 (f" at 0x{want_sink[1]:x}" if want_sink[1] is not None else ""))
+    cpu_sinks = sum(1 for r in sinks if r["cpu"] >= 0 and r["cpu"] != cpu)
+    print(f"ok    stop: {len(sinks)} sink(s): {args.sink}" +
+          (f", but {cpu_sinks} other CPUs' own, ipi where their tracers stopped"
+           if cpu_sinks else ""))
 
     marked, events = [], []
     with open(os.path.join(args.out, "decode.jsonl")) as f:

@@ -116,6 +116,12 @@ etf)      dev=tmc_etf0 capacity=65536 ;;
 etf*k)    kib=${sink#etf} kib=${kib%k}
 	dev=tmc_etf0 capacity=$((kib << 10))
 	qemu_args="-global coresight-tmc.ram-size=$capacity" ;;
+trbe)     # Armv9: an ETE and a TRBE per CPU; a perf session whose sink is
+	# the driver's choice, each CPU's TRBE, into a 1 MiB AUX buffer.
+	dev=default capacity=1048576 src=ete
+	machine=",coresight-ete=on,coresight-trbe=on"
+	sinks=$(printf 'trbe%d ' $(seq 0 $((cpus - 1))))
+	export E2E_CPU=${E2E_CPU:-max} ;;
 etr-flat) dev=tmc_etr0 buf_size=0x10000 capacity=65536 ;;
 etr-flat-badrwp)
 	# The model's bad-rwp fault injection: RWP reads 1 MiB past the buffer.
@@ -224,6 +230,9 @@ fi
 {
 	echo "# e2e-hw $name: a $session session on $dev, $cpus ETMs, crash: $crash"
 	echo "ls $devs"
+	# A TRBE session reads its AUX buffer only in the yield turns: the
+	# capture kernel's loading (much trace) comes before it.
+	[ "$dev" != default ] || echo "kexec"
 	[ -z "$buf_size" ] || echo "write $devs/$dev/buffer_size $buf_size"
 	if [ "$session" = sysfs ]; then
 		for s in $sinks; do
@@ -240,8 +249,11 @@ fi
 	else
 		echo "perf $dev $session"
 		[ "$session" != thread ] || echo "yield 100"
+		# A TRBE fills its AUX buffer and stops unless it is read, as perf
+		# record reads it: the yield turns mark it read, until the crash.
+		[ "$dev" != default ] || echo "yield 200"
 	fi
-	echo "sleep 200"
+	[ "$dev" = default ] || echo "sleep 200"
 	if [ -n "$end_session" ]; then
 		for c in $(seq 0 $((cpus - 1))); do
 			echo "write $devs/$src$c/enable_source 0"
@@ -250,7 +262,7 @@ fi
 			echo "write $devs/$s/enable_sink 0"
 		done
 	fi
-	echo "kexec"
+	[ "$dev" = default ] || echo "kexec"
 	[ -z "$setup" ] || echo "$setup"
 	echo "log crashing: $crash"
 	echo "$crash"
@@ -261,7 +273,7 @@ e2e_prep=$(printf '%.1f' "$(echo "$(date +%s.%N) - $t0" | bc)")
 # QEMU's own log of the ETMs' register accesses: the oracle of the records;
 # and of the guest's accesses the models refused (-d guest_errors).
 E2E_MACHINE=",coresight=on$machine$trace_opt,coresight-log=$out/models" \
-E2E_QEMU_ARGS="-trace coresight_etm4_read -trace coresight_etm4_write -d guest_errors -D $out/models/qemu.log $qemu_args" \
+E2E_QEMU_ARGS="-trace coresight_etm4_read -trace coresight_etm4_write -trace coresight_trbe_enable -trace coresight_trbe_event -d guest_errors -D $out/models/qemu.log $qemu_args" \
 E2E_LOG_DIR=$out/models \
 	"$here/../e2e/run-qemu.sh" "$out" "$in/script" "$in/payload" "$cmdline"
 echo "prepare $e2e_prep" >>"$out/times"
@@ -289,6 +301,9 @@ args=(--console "$out/console.log" --vmcore "$out/vmcore" --vmlinux "$VMLINUX"
 [ "$sinks" = "$dev" ] || args+=(--own-sinks)
 [ "$src" = etm ] || args+=(--tracer ETE)
 for s in $sinks; do
+	# A TRBE writes into the perf AUX buffer: no capture log, its record is
+	# held to what its ETE emitted (check_hw.py check_trbe).
+	case $s in trbe*) args+=(--sink "$s" --expect trbe); continue ;; esac
 	held=$("$here/models.py" held "$out/models" "$s" 2>/dev/null || true)
 	# Real execution, or a sink per CPU: how much trace each sink took is
 	# known only now.

@@ -22,9 +22,11 @@
  *   pin CPU               run on CPU only from now on (sched_setaffinity)
  *   ls DIR                print DIR's entries, sorted, on one console line
  *   perf SINK cpus|thread open the cs_etm PMU as perf record does (the sink
- *                         by its hash in cs_etm/sinks/SINK, the AUX buffer
- *                         mapped) CPU-wide on every online CPU, or for this
- *                         task; enable; leave the session open
+ *                         by its hash in cs_etm/sinks/SINK, or none for
+ *                         SINK "default": the driver's choice, a CPU's
+ *                         TRBE where it has one; the AUX buffer mapped)
+ *                         CPU-wide on every online CPU, or for this task;
+ *                         enable; leave the session open
  *   yield MS              for MS milliseconds this task and a child on the
  *                         same CPU take turns (sched_yield): context switches;
  *                         after each turn the perf sessions' AUX trace is
@@ -364,8 +366,11 @@ static void cmd_perf(const char *sink_name, const char *mode)
 	long cpu, ncpus;
 
 	type = read_num(PMU_DIR "/type");
-	snprintf(path, sizeof(path), PMU_DIR "/sinks/%s", sink_name);
-	sink = read_num(path);
+	sink = 0;	/* "default": no sink given, as perf record -e cs_etm// */
+	if (strcmp(sink_name, "default")) {
+		snprintf(path, sizeof(path), PMU_DIR "/sinks/%s", sink_name);
+		sink = read_num(path);
+	}
 	if (!strcmp(mode, "thread")) {
 		perf_open_one(type, sink, 0, -1);
 	} else if (!strcmp(mode, "cpus")) {

@@ -27,7 +27,7 @@ STOP_NAMES = ("none", "fault", "panic", "ipi")
 REC_SIZE = 128
 KIND_TRACE, KIND_META = 1, 2
 FLAG_NAMES = ("SAVED", "WRAPPED", "FORMATTED", "IN_PLACE", "FAILED",
-              "FAULTED", "FLUSH_TIMEOUT")
+              "FAULTED", "FLUSH_TIMEOUT", "STALE")
 FLAG_SAVED, FLAG_FAILED, FLAG_FAULTED = 1 << 0, 1 << 4, 1 << 5
 MAX_NODES = 1024
 
