@@ -37,6 +37,7 @@ E2E_HW_SCENARIOS := etf-softlockup etf-oops etf-locked etf-disabled \
 		    etr-flat-badrwp-sysrq \
 		    etb10-sysrq etb10-unaligned-sysrq etb10-64k-oops \
 		    etf-perfcpus-sysrq etf-perfthread-sysrq etr-sg-perfcpus-sysrq \
+		    exec-trbe-perfcpus-locked \
 		    $(E2E_HW_EXEC)
 # The capture matrix (tests/e2e/capture.sh, mk/e2e.mk) on the vmcores whose
 # trace lives where -d 31 could drop it: an ETR's scatter-gather pages and
@@ -71,8 +72,16 @@ $(EXEC_RING): tests/e2e-hw/oracle/exec_ring.c $$(QEMU_STAMP)
 e2e-hw: $(addprefix check-e2e-hw-,$(E2E_HW_SCENARIOS)) \
 	$(addprefix check-e2e-hw-capture-,$(E2E_HW_CAPTURE))
 
+# exec-trbe-perfcpus-locked: the CPU that holds the registry lock, its
+# interrupts off, never answers the crash-stop IPI, so the panicking CPU
+# saves its TRBE without the write pointer (STALE, the whole AUX buffer:
+# kernel patch 0035); check_hw.py finds its ETE's trace in it.  No decode
+# checks: a stale buffer's end is unknown, so its decode's last stretch is
+# not that CPU's last moments (exec-trbe-perfcpus-sysrq decodes the rest).
+E2E_HW_ENV_exec-trbe-perfcpus-locked := E2E_HW_NO_DECODE=1
+
 $(addprefix check-e2e-hw-,$(E2E_HW_SCENARIOS)): check-e2e-hw-%: e2e-hw-prep
-	@$(HARNESS) e2e-hw-$* env $(E2E_HW_ENV) tests/e2e-hw/scenario.sh $*
+	@$(HARNESS) e2e-hw-$* env $(E2E_HW_ENV) $(E2E_HW_ENV_$*) tests/e2e-hw/scenario.sh $*
 
 $(addprefix check-e2e-hw-capture-,$(E2E_HW_CAPTURE)): check-e2e-hw-capture-%: \
 		check-e2e-hw-% makedumpfile-env
