@@ -37,7 +37,7 @@ E2E_HW_SCENARIOS := etf-softlockup etf-oops etf-locked etf-disabled \
 		    etr-flat-badrwp-sysrq \
 		    etb10-sysrq etb10-unaligned-sysrq etb10-64k-oops \
 		    etf-perfcpus-sysrq etf-perfthread-sysrq etr-sg-perfcpus-sysrq \
-		    exec-trbe-perfcpus-locked \
+		    exec-trbe-perfcpus-locked exec-trbe-wrap-sysrq \
 		    $(E2E_HW_EXEC)
 # The capture matrix (tests/e2e/capture.sh, mk/e2e.mk) on the vmcores whose
 # trace lives where -d 31 could drop it: an ETR's scatter-gather pages and
@@ -79,6 +79,9 @@ e2e-hw: $(addprefix check-e2e-hw-,$(E2E_HW_SCENARIOS)) \
 # checks: a stale buffer's end is unknown, so its decode's last stretch is
 # not that CPU's last moments (exec-trbe-perfcpus-sysrq decodes the rest).
 E2E_HW_ENV_exec-trbe-perfcpus-locked := E2E_HW_NO_DECODE=1
+# exec-trbe-wrap-sysrq: no session; CPU 1's ETE runs into its TRBE in wrap
+# mode (test-only kernel patch 0093), which Linux's TRBE driver never uses;
+# check_trbe_wrap.py holds what the TRBE said and held to the ETE's output.
 
 $(addprefix check-e2e-hw-,$(E2E_HW_SCENARIOS)): check-e2e-hw-%: e2e-hw-prep
 	@$(HARNESS) e2e-hw-$* env $(E2E_HW_ENV) $(E2E_HW_ENV_$*) tests/e2e-hw/scenario.sh $*

@@ -41,6 +41,9 @@
 #                      space may be in the trace
 #          perfcpus    perf, CPU-wide: a cs_etm event on every CPU, the sink
 #                      chosen by its hash as perf does, AUX buffers mapped
+#          wrap        no session: on CPU 1 the test-only coresight-trbe-wraptest
+#                      (kernel patch 0093) runs its ETE into its TRBE in wrap
+#                      mode (sink trbe only); check_trbe_wrap.py
 #          perfthread  perf, per-thread: the crashing task's own event, and
 #                      100 ms of context switches (sched_yield) before it
 #   CRASH  sysrq       sysrq-c, process context
@@ -88,6 +91,7 @@ esac
 case $sink in
 *-perfcpus)   session=cpus sink=${sink%-perfcpus} ;;
 *-perfthread) session=thread sink=${sink%-perfthread} ;;
+*-wrap)       session=wrap sink=${sink%-wrap} ;;
 *-rsbb)       etm_mode=0x8001050 sink=${sink%-rsbb}
 	ktext=$(nm "$VMLINUX" | awk '$3 == "_text" { a = $1 } $3 == "_etext" { b = $1 }
 		END { print a, b }') ;;
@@ -226,6 +230,8 @@ else
 fi
 # A sink whose save must fail: its record FAILED, the vmcore there anyway.
 [ -z "$fault" ] || expect=$fault
+# The wrap-mode run is no session: nothing is saved.
+[ "$session" != wrap ] || expect=none sinks=trbe1
 
 {
 	echo "# e2e-hw $name: a $session session on $dev, $cpus ETMs, crash: $crash"
@@ -234,7 +240,12 @@ fi
 	# capture kernel's loading (much trace) comes before it.
 	[ "$dev" != default ] || echo "kexec"
 	[ -z "$buf_size" ] || echo "write $devs/$dev/buffer_size $buf_size"
-	if [ "$session" = sysfs ]; then
+	if [ "$session" = wrap ]; then
+		# No session: CPU 1's ETE into its TRBE in wrap mode, by the
+		# test-only coresight-trbe-wraptest (kernel patch 0093).
+		echo "pin 1"
+		echo "write /sys/kernel/debug/coresight_trbe_wraptest/run wrap"
+	elif [ "$session" = sysfs ]; then
 		for s in $sinks; do
 			echo "write $devs/$s/enable_sink 1"
 		done
@@ -298,12 +309,17 @@ shared_etf=tmc_etf0
 args=(--console "$out/console.log" --vmcore "$out/vmcore" --vmlinux "$VMLINUX"
       --streams "$streams"
       --devices "$(printf "${src}%d " $(seq 0 $((cpus - 1)))) funnel0 replicator0 $shared_etf tmc_etr0 etb0")
-[ "$sinks" = "$dev" ] || args+=(--own-sinks)
+[ "$sinks" = "$dev" ] || [ "$session" = wrap ] || args+=(--own-sinks)
 [ "$src" = etm ] || args+=(--tracer ETE)
 for s in $sinks; do
 	# A TRBE writes into the perf AUX buffer: no capture log, its record is
 	# held to what its ETE emitted (check_hw.py check_trbe).
-	case $s in trbe*) args+=(--sink "$s" --expect trbe); continue ;; esac
+	case $s in trbe*)
+		if [ "$session" != wrap ]; then
+			args+=(--sink "$s" --expect trbe)
+			continue
+		fi ;;
+	esac
 	held=$("$here/models.py" held "$out/models" "$s" 2>/dev/null || true)
 	# Real execution, or a sink per CPU: how much trace each sink took is
 	# known only now.
@@ -333,6 +349,9 @@ for e in "${allow[@]}"; do
 done
 # Debian's python3, for its drgn (not a python3 earlier on PATH).
 /usr/bin/python3 "$here/check_hw.py" "${args[@]}" || status=1
+# Wrap mode: what the TRBE said and held, against what the ETE emitted.
+[ "$session" != wrap ] || "$here/check_trbe_wrap.py" "$out/console.log" "$out/models" ||
+	status=1
 
 # The decode: csdump's own, with the guest's symbols, against OpenCSD's
 # trc_pkt_lister on the snapshot csdump writes of the same vmcore.
