@@ -68,6 +68,7 @@ static void parse_record(struct csd_registry *reg, struct csd_record *r, const u
 	/* Reserved, zero, in version 1: the same bytes read "not recorded". */
 	r->stop_addr = le64(b + 96);
 	r->stop_reason = le16(b + 104);
+	r->sink_status = le64(b + 112);
 	r->state = CSD_REC_OK;
 
 	if (!memchr(r->name, '\0', sizeof(r->name))) {

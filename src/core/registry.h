@@ -13,8 +13,8 @@
 #include "core/mem.h"
 
 #define CSD_REC_MAGIC		0x444b5343u	/* "CSKD" */
-#define CSD_REC_VERSION		2	/* the newest this csdump reads */
-#define CSD_REC_VERSION_MIN	1	/* version 2 added the stop fields */
+#define CSD_REC_VERSION		3	/* the newest this csdump reads */
+#define CSD_REC_VERSION_MIN	1	/* version 2 added the stop fields, 3 sink_status */
 #define CSD_REC_SIZE		128
 #define CSD_REC_KIND_TRACE	1
 #define CSD_REC_KIND_ETM	2
@@ -41,6 +41,7 @@ struct csd_record {
 	uint32_t data_crc, trace_id;
 	uint64_t stop_addr;		/* version 2 */
 	uint16_t stop_reason;		/* version 2: enum csd_stop */
+	uint64_t sink_status;		/* version 3: a TRBE's TRBSR_EL1 at its save, or 0 */
 	enum csd_rec_state state;
 	bool crc_checked, crc_ok;	/* set once the data was read */
 	char problem[160];		/* why state is CSD_REC_BAD */

@@ -19,6 +19,9 @@ static void print_stop(FILE *out, const struct csd_record *r)
 		fprintf(out, "  stopped: reason %u", r->stop_reason);
 	if (r->stop_addr)
 		fprintf(out, " at 0x%016llx", (unsigned long long)r->stop_addr);
+	/* Version 3: a TRBE's TRBSR_EL1 (a fault's EC and FSC, "filled") */
+	if (r->sink_status)
+		fprintf(out, "  TRBSR 0x%llx", (unsigned long long)r->sink_status);
 }
 
 static void print_record(FILE *out, const struct csd_registry *reg, const struct csd_record *r)

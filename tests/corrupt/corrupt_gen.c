@@ -344,7 +344,7 @@ static void vmcoreinfo_cases(void)
 	keys_case("vmcoreinfo-offset-odd", "1", head, "128", "13", 0);
 	keys_case("vmcoreinfo-offset-huge", "1", head, "128", "99999999999999999999999", 0);
 	keys_case("vmcoreinfo-version-garbage", "one", head, "128", "128", 0);
-	keys_case("vmcoreinfo-version-future", "3", head, "128", "128", 1);
+	keys_case("vmcoreinfo-version-future", "4", head, "128", "128", 1);
 	keys_case("vmcoreinfo-head-unmapped", "1", "ffff000100000000", "128", "128", 0);
 	keys_case("vmcoreinfo-head-null", "1", "0", "128", "128", 0);
 }
@@ -436,7 +436,7 @@ static const struct {
 	uint64_t value;
 } bad_fields[] = {
 	{ "rec-magic", R_MAGIC, 4, 0x12345678 },
-	{ "rec-version", R_VERSION, 2, 3 },
+	{ "rec-version", R_VERSION, 2, 4 },
 	{ "rec-version-zero", R_VERSION, 2, 0 },
 	{ "rec-size-small", R_SIZE, 2, 64 },
 	{ "rec-size-huge", R_SIZE, 2, 0xffff },

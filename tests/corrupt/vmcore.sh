@@ -71,7 +71,7 @@ cat >"$work/cases" <<'EOF'
 good                        0  0  -
 trunc-lastbyte              0  0  -
 buf-paddr-unmapped          0  0  -
-vmcoreinfo-version-future   0  0  registry version 3
+vmcoreinfo-version-future   0  0  registry version 4
 # the file
 text                        2  2  text.vmcore: not a vmcore
 empty                       2  2  empty.vmcore: not a vmcore
@@ -115,7 +115,7 @@ list-loop-earlier           5  5  loop: node 0x[0-9a-f]+ reached twice
 list-loop-head              5  2  no intact record holds saved trace
 # one record
 rec-magic                   5  5  \(victim\): magic 0x12345678, expected 0x444b5343
-rec-version                 5  5  \(victim\): record version 3, this csdump reads 1 to 2
+rec-version                 5  5  \(victim\): record version 4, this csdump reads 1 to 3
 rec-version-zero            5  5  \(victim\): record version 0,
 rec-size-small              5  5  \(victim\): rec_size 64
 rec-size-huge               5  5  \(victim\): rec_size 65535

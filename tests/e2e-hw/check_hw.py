@@ -130,6 +130,11 @@ def check_trbe(c, core, rec, flags, name, streams):
     data is the last bytes that ETE emitted (QEMU's record,
     models/etmN.bin), at least MIN_TRBE_TAIL of them."""
     cpu = int(name[len("trbe"):])
+    # Record version 3: the TRBSR_EL1 its CPU read (none for a stale one).
+    st = rec.get("sink_status")
+    c.ok(st is not None and not st & TRBSR_BAD and not ("STALE" in flags and st),
+         f"{name}: sink_status (TRBSR) {st if st is None else hex(st)}: no fault, "
+         "trigger or abort" + (", none read (stale)" if "STALE" in flags else ""))
     if "STALE" in flags:
         return check_trbe_stale(c, core, rec, flags, name, cpu, streams)
     c.ok(flags == {"SAVED", "IN_PLACE"},
@@ -209,6 +214,10 @@ def check_sink(c, core, records, a, held, streams):
              f"(of {len(src)} bytes, repeated) from byte {pos % max(len(src), 1)}")
     return data, one, sorted(got)
 
+
+# TRBSR_EL1 (DDI 0487J): what must not be there: an EC other than "other"
+# (a fault), TRG, EA (ABORT).
+TRBSR_BAD = (0x3f << 26) | (1 << 21) | (1 << 18)
 
 # A TRBE's data must end with at least this many bytes of its ETE's output
 # (about two A-Sync periods of the 6.1 driver's TRCSYNCPR, 4 KiB).

@@ -22,7 +22,7 @@ import sys
 import zlib
 
 ABI_MAGIC = 0x444B5343
-ABI_VERSIONS = (1, 2)      # 2 added stop_addr and stop_reason
+ABI_VERSIONS = (1, 2, 3)   # 2 added stop_addr and stop_reason, 3 sink_status
 STOP_NAMES = ("none", "fault", "panic", "ipi")
 REC_SIZE = 128
 KIND_TRACE, KIND_META = 1, 2
@@ -122,7 +122,9 @@ def parse_record(raw, addr):
         raise VmcoreError(f"{where}: data_len {data_len} data_offset "
                           f"{data_offset} capacity {capacity}")
     stop_addr, stop_reason = struct.unpack_from("<QH", raw, 96)
-    reserved = raw[96:128] if version == 1 else raw[106:128]
+    sink_status, = struct.unpack_from("<Q", raw, 112)
+    reserved = (raw[96:128] if version == 1 else raw[106:128] if version == 2
+                else raw[106:112] + raw[120:128])
     if any(reserved):
         raise VmcoreError(f"{where}: reserved bytes are not zero")
     if stop_reason >= len(STOP_NAMES):
@@ -136,6 +138,7 @@ def parse_record(raw, addr):
     return {
         "addr": addr, "version": version, "kind": kind, "flags": flags,
         "stop_reason": STOP_NAMES[stop_reason], "stop_addr": stop_addr,
+        "sink_status": sink_status if version >= 3 else None,
         "flag_names": [n for i, n in enumerate(FLAG_NAMES) if flags >> i & 1],
         "cpu": cpu, "name": name.split(b"\0")[0].decode("ascii", "replace"),
         "buf_vaddr": buf_vaddr, "buf_paddr": buf_paddr,

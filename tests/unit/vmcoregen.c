@@ -131,7 +131,8 @@ uint64_t vg_add_record(struct vg *g, const struct vg_rec *r)
 	uint64_t buf = vg_alloc(g, cap ? cap : 1);
 	uint8_t *rec = vg_ptr(g, node, 128), *b = vg_ptr(g, buf, cap);
 	uint32_t magic = r->magic ? r->magic : 0x444b5343, crc;
-	uint16_t version = r->version ? r->version : r->stop_reason ? 2 : 1, size = r->rec_size ? r->rec_size : 128;
+	uint16_t version = r->version ? r->version : r->sink_status ? 3 : r->stop_reason ? 2 : 1;
+	uint16_t size = r->rec_size ? r->rec_size : 128;
 	uint64_t paddr = r->vmalloc ? 0 : vg_pa(buf), list = node + VG_NODE_LIST_OFF;
 
 	/* The buffer is circular: trace byte i lives at (data_offset + i) % cap. */
@@ -156,6 +157,7 @@ uint64_t vg_add_record(struct vg *g, const struct vg_rec *r)
 	put(rec, 92, &r->trace_id, 4);
 	put(rec, 96, &r->stop_addr, 8);
 	put(rec, 104, &r->stop_reason, 2);
+	put(rec, 112, &r->sink_status, 8);
 	/* list_add_tail(&node->list, &head) */
 	vg_put64(g, list, g->head);
 	vg_put64(g, list + 8, g->last);

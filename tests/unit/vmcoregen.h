@@ -43,9 +43,10 @@ struct vg_rec {
 	int vmalloc;			/* buf_paddr 0 (the reader uses buf_vaddr) */
 	uint64_t stop_addr;		/* version 2 */
 	uint16_t stop_reason;		/* version 2: 0 none, 1 fault, 2 panic, 3 IPI */
+	uint64_t sink_status;		/* version 3: a TRBE's TRBSR */
 	/* corruptions */
 	uint32_t magic;			/* default 0x444b5343 */
-	uint16_t version;		/* default 1, 2 with a stop_reason */
+	uint16_t version;		/* default 1, 2 with a stop_reason, 3 with a sink_status */
 	uint16_t rec_size;		/* default 128 */
 	int bad_crc;
 };
