@@ -91,6 +91,14 @@ def check_console(c, log, extra, devices, allow):
     return text
 
 
+def record_bytes(c, core, rec, name):
+    """The record's data, in trace order, and a check of its CRC."""
+    data = vmcore_registry.record_data(core, rec)
+    c.ok(zlib.crc32(data) == rec["data_crc"],
+         f"{name}: CRC 0x{rec['data_crc']:08x} matches the data")
+    return data
+
+
 def check_trbe_stale(c, core, rec, flags, name, cpu, streams):
     """A TRBE whose CPU never answered the crash-stop IPI (the CPU that held
     the registry lock, interrupts off): the panicking CPU saved it without
@@ -107,9 +115,7 @@ def check_trbe_stale(c, core, rec, flags, name, cpu, streams):
          f"from offset {rec['data_offset']}")
     c.ok(rec["stop_reason"] == "panic",
          f"{name}: stopped by the panic's save, not at an IPI ({rec['stop_reason']})")
-    data = vmcore_registry.record_data(core, rec)
-    c.ok(zlib.crc32(data) == rec["data_crc"],
-         f"{name}: CRC 0x{rec['data_crc']:08x} matches the data")
+    data = record_bytes(c, core, rec, name)
     tid = 0x10 + 2 * cpu
     src, ring = streams.get(tid, b""), data + data
     k = len(src) - MIN_TRBE_TAIL
@@ -143,9 +149,7 @@ def check_trbe(c, core, rec, flags, name, streams):
     tid = 0x10 + 2 * cpu
     c.ok(rec["trace_id"] == tid, f"{name}: its one source is CPU {cpu}'s "
          f"trace unit (trace ID 0x{rec['trace_id']:x}, expected 0x{tid:x})")
-    data = vmcore_registry.record_data(core, rec)
-    c.ok(zlib.crc32(data) == rec["data_crc"],
-         f"{name}: CRC 0x{rec['data_crc']:08x} matches the data")
+    data = record_bytes(c, core, rec, name)
     src = streams.get(tid, b"")
     c.ok(len(data) >= MIN_TRBE_TAIL and src.endswith(data),
          f"{name}: its {len(data)} bytes (at least {MIN_TRBE_TAIL}) are the last "
@@ -176,9 +180,7 @@ def check_sink(c, core, records, a, held, streams):
     c.ok(("WRAPPED" in flags) == (a.expect == "wrapped"),
          f"{a.sink}: WRAPPED {'set' if 'WRAPPED' in flags else 'clear'} "
          f"({a.expect})")
-    data = vmcore_registry.record_data(core, rec)
-    c.ok(zlib.crc32(data) == rec["data_crc"],
-         f"{a.sink}: CRC 0x{rec['data_crc']:08x} matches the data")
+    data = record_bytes(c, core, rec, a.sink)
     # Whole frames only.  A wrapped RAM is read from the first frame
     # boundary at or after the write pointer (the oldest word): a partly
     # overwritten frame is dropped, and the barrier replaces the first

@@ -109,7 +109,7 @@ in=$(cd "$in" && pwd)
 # The sink and its capacity in bytes (the models' defaults for the ETF's
 # RAM and the ETB10's depth; the ETR's buffer is the size set through sysfs).
 # $sinks: every sink of the session (one, but for the local ETFs).
-buf_size= qemu_args= fault= machine= sinks=
+buf_size= qemu_args= fault= machine= sinks= aux_read=
 case $sink in
 letf|letf*k)
 	kib=${sink#letf} kib=${kib%k} kib=${kib:-64}
@@ -122,7 +122,9 @@ etf*k)    kib=${sink#etf} kib=${kib%k}
 	qemu_args="-global coresight-tmc.ram-size=$capacity" ;;
 trbe)     # Armv9: an ETE and a TRBE per CPU; a perf session whose sink is
 	# the driver's choice, each CPU's TRBE, into a 1 MiB AUX buffer.
-	dev=default capacity=1048576 src=ete
+	# The AUX buffers must be read to the end, as perf record reads them
+	# (aux_read): a TRBE that fills with nothing read stops its event.
+	dev=default capacity=1048576 src=ete aux_read=yes
 	machine=",coresight-ete=on,coresight-trbe=on"
 	sinks=$(printf 'trbe%d ' $(seq 0 $((cpus - 1))))
 	export E2E_CPU=${E2E_CPU:-max} ;;
@@ -231,14 +233,14 @@ fi
 # A sink whose save must fail: its record FAILED, the vmcore there anyway.
 [ -z "$fault" ] || expect=$fault
 # The wrap-mode run is no session: nothing is saved.
-[ "$session" != wrap ] || expect=none sinks=trbe1
+[ "$session" != wrap ] || expect=none sinks=$dev aux_read=
 
 {
 	echo "# e2e-hw $name: a $session session on $dev, $cpus ETMs, crash: $crash"
 	echo "ls $devs"
-	# A TRBE session reads its AUX buffer only in the yield turns: the
-	# capture kernel's loading (much trace) comes before it.
-	[ "$dev" != default ] || echo "kexec"
+	# The AUX buffers are read only in the yield turns: the capture
+	# kernel's loading (much trace) comes before the session.
+	[ -z "$aux_read" ] || echo "kexec"
 	[ -z "$buf_size" ] || echo "write $devs/$dev/buffer_size $buf_size"
 	if [ "$session" = wrap ]; then
 		# No session: CPU 1's ETE into its TRBE in wrap mode, by the
@@ -260,11 +262,10 @@ fi
 	else
 		echo "perf $dev $session"
 		[ "$session" != thread ] || echo "yield 100"
-		# A TRBE fills its AUX buffer and stops unless it is read, as perf
-		# record reads it: the yield turns mark it read, until the crash.
-		[ "$dev" != default ] || echo "yield 200"
+		# The yield turns mark the AUX buffers read, until the crash.
+		[ -z "$aux_read" ] || echo "yield 200"
 	fi
-	[ "$dev" = default ] || echo "sleep 200"
+	[ -n "$aux_read" ] || echo "sleep 200"
 	if [ -n "$end_session" ]; then
 		for c in $(seq 0 $((cpus - 1))); do
 			echo "write $devs/$src$c/enable_source 0"
@@ -273,7 +274,7 @@ fi
 			echo "write $devs/$s/enable_sink 0"
 		done
 	fi
-	[ "$dev" = default ] || echo "kexec"
+	[ -n "$aux_read" ] || echo "kexec"
 	[ -z "$setup" ] || echo "$setup"
 	echo "log crashing: $crash"
 	echo "$crash"
@@ -309,17 +310,12 @@ shared_etf=tmc_etf0
 args=(--console "$out/console.log" --vmcore "$out/vmcore" --vmlinux "$VMLINUX"
       --streams "$streams"
       --devices "$(printf "${src}%d " $(seq 0 $((cpus - 1)))) funnel0 replicator0 $shared_etf tmc_etr0 etb0")
-[ "$sinks" = "$dev" ] || [ "$session" = wrap ] || args+=(--own-sinks)
+[ "$sinks" = "$dev" ] || args+=(--own-sinks)
 [ "$src" = etm ] || args+=(--tracer ETE)
 for s in $sinks; do
 	# A TRBE writes into the perf AUX buffer: no capture log, its record is
 	# held to what its ETE emitted (check_hw.py check_trbe).
-	case $s in trbe*)
-		if [ "$session" != wrap ]; then
-			args+=(--sink "$s" --expect trbe)
-			continue
-		fi ;;
-	esac
+	case $s in trbe*) args+=(--sink "$s" --expect trbe); continue ;; esac
 	held=$("$here/models.py" held "$out/models" "$s" 2>/dev/null || true)
 	# Real execution, or a sink per CPU: how much trace each sink took is
 	# known only now.
