@@ -29,8 +29,12 @@ E2E_HW           := $(BUILD)/e2e-hw
 # coresight-trbe=on), a CPU-wide perf session on the TRBEs; each CPU saves
 # its own TRBE (kernel patches 0035-0036), the other CPUs at the crash-stop
 # IPI; the same checks.
+# exec-etr-catu-sysrq: the ETR behind a CATU (QEMU patch 0015, the machine's
+# coresight-catu=on): Linux has the CATU translate its 1 MiB buffer into
+# scattered pages, and the record describes them (kernel patch 0037).
 E2E_HW_EXEC      := exec-etr-sg-sysrq exec-etr-sg-rsbb-oops exec-letf-rsbb-oops \
-		    exec-etr-sg-cti-sysrq exec-etr-sg-ete-sysrq exec-trbe-perfcpus-sysrq
+		    exec-etr-sg-cti-sysrq exec-etr-sg-ete-sysrq exec-trbe-perfcpus-sysrq \
+		    exec-etr-catu-sysrq
 # etf-sysrq and etr-sg-sysrq run only on real execution (exec-).
 E2E_HW_SCENARIOS := etf-softlockup etf-oops etf-locked etf-disabled \
 		    etr-flat-sysrq etr-flat-softlockup etr-flat-oops etr-flat-locked \
@@ -40,9 +44,10 @@ E2E_HW_SCENARIOS := etf-softlockup etf-oops etf-locked etf-disabled \
 		    exec-trbe-perfcpus-locked exec-trbe-wrap-sysrq \
 		    $(E2E_HW_EXEC)
 # The capture matrix (tests/e2e/capture.sh, mk/e2e.mk) on the vmcores whose
-# trace lives where -d 31 could drop it: an ETR's scatter-gather pages and
-# perf sessions' AUX buffers.
-E2E_HW_CAPTURE   := exec-etr-sg-sysrq etf-perfcpus-sysrq etr-sg-perfcpus-sysrq
+# trace lives where -d 31 could drop it: an ETR's scatter-gather pages, a
+# CATU's pages and perf sessions' AUX buffers.
+E2E_HW_CAPTURE   := exec-etr-sg-sysrq etf-perfcpus-sysrq etr-sg-perfcpus-sysrq \
+		    exec-etr-catu-sysrq
 
 E2E_HW_ENV = E2E_IMAGE=$(KERNEL_HW_IMAGE) E2E_CPIO=$(KERNEL_HW_OUT)/usr/gen_init_cpio \
 	     E2E_INIT=$(E2E_INIT) E2E_DTSI= E2E_QEMU=$(QEMU_BIN) \
@@ -168,8 +173,9 @@ CHECKS += $(addprefix check-e2e-hw-stack-,$(E2E_HW_STACK))
 # 491).
 E2E_HW_STOP_CHECK := exec-etr-sg-sysrq exec-etr-sg-rsbb-oops exec-letf-rsbb-oops \
 		     exec-etr-sg-cti-sysrq \
-		     exec-etr-sg-ete-sysrq exec-trbe-perfcpus-sysrq
+		     exec-etr-sg-ete-sysrq exec-trbe-perfcpus-sysrq exec-etr-catu-sysrq
 E2E_HW_STOP_OPTS_exec-etr-sg-sysrq     := --max-own 2000
+E2E_HW_STOP_OPTS_exec-etr-catu-sysrq   := --max-own 2000
 E2E_HW_STOP_OPTS_exec-etr-sg-rsbb-oops := --max-own 10000 --sink-stop-early
 E2E_HW_STOP_OPTS_exec-letf-rsbb-oops   := --max-own 10000 --sink-stop-early
 E2E_HW_STOP_OPTS_exec-etr-sg-cti-sysrq := --max-own 2000 --sink-stop-reason flushin
@@ -202,12 +208,14 @@ CHECKS += $(addprefix check-e2e-hw-stop-,$(E2E_HW_STOP_CHECK))
 # run of the failing CPU's trace with no trace ID in it (the shared-sink
 # limit of tests/e2e-hw/README.md).
 E2E_HW_STOPINFO := exec-etr-sg-sysrq exec-etr-sg-rsbb-oops etf-oops exec-letf-rsbb-oops \
-		   etb10-64k-oops exec-etr-sg-ete-sysrq exec-trbe-perfcpus-sysrq
+		   etb10-64k-oops exec-etr-sg-ete-sysrq exec-trbe-perfcpus-sysrq \
+		   exec-etr-catu-sysrq
 E2E_HW_STOPINFO_OPTS_exec-etr-sg-rsbb-oops := --sink fault
 E2E_HW_STOPINFO_OPTS_etf-oops := --sink fault --no-mark
 E2E_HW_STOPINFO_OPTS_etb10-64k-oops := --sink fault --no-mark
 E2E_HW_STOPINFO_OPTS_exec-etr-sg-sysrq := --ipi-in-trace --ipi-stop coresight_kdump_crash_stop_cpu
 E2E_HW_STOPINFO_OPTS_exec-etr-sg-ete-sysrq := --ipi-in-trace --ipi-stop coresight_kdump_crash_stop_cpu
+E2E_HW_STOPINFO_OPTS_exec-etr-catu-sysrq := --ipi-in-trace --ipi-stop coresight_kdump_crash_stop_cpu
 E2E_HW_STOPINFO_OPTS_exec-trbe-perfcpus-sysrq := --ipi-in-trace --ipi-stop coresight_kdump_crash_stop_cpu
 E2E_HW_STOPINFO_OPTS_exec-letf-rsbb-oops := --sink fault
 .PHONY: $(addprefix check-e2e-hw-stopinfo-,$(E2E_HW_STOPINFO))

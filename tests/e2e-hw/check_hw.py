@@ -309,6 +309,22 @@ def check_qemu_log(c, path):
          + (f" ({len(lost)}, first: {lost[0]})" if lost else ""))
 
 
+def check_catu(c, path):
+    """The ETR's buffer went through the CATU: the guest set its translate
+    mode (MODE 1) and a first table (SLADDR), and no translation failed
+    (the model logs an address error under -d guest_errors)."""
+    with open(path, errors="replace") as f:
+        log = f.read()
+    mode = re.search(r"catu0: write 0x004 <- 0x1\b", log)
+    sladdr = re.findall(r"catu0: write 0x020 <- (0x[0-9a-f]+)", log)
+    c.ok(mode and any(int(a, 16) for a in sladdr),
+         "catu: the guest set translate mode, first table at "
+         + (sladdr[-1] if sladdr else "none"))
+    err = re.search(r"catu0: address error at .*", log)
+    c.ok(not err, "catu: no translation failed"
+         + (f" ({err.group(0)})" if err else ""))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--console", required=True)
@@ -329,6 +345,8 @@ def main():
     ap.add_argument("--tracer", choices=("ETMv4", "ETE"), default="ETMv4",
                     help="the kind of every tracer's metadata record")
     ap.add_argument("--qemu-log", help="QEMU's -D log, with -d guest_errors")
+    ap.add_argument("--catu", action="store_true",
+                    help="the ETR writes through a CATU (--qemu-log has its writes)")
     ap.add_argument("--etm-cpus", choices=("all", "saved"), default="all",
                     help="whose metadata must be saved: every CPU's, or those "
                     "a per-thread session ran on")
@@ -372,6 +390,8 @@ def main():
         check_quiet(c, console, *a.quiet_between)
     if a.qemu_log:
         check_qemu_log(c, a.qemu_log)
+    if a.catu:
+        check_catu(c, a.qemu_log)
     datas, checked = [], []
     try:
         core = Vmcore(a.vmcore, a.vmlinux)

@@ -18,6 +18,9 @@
 #                      buffer at the stop (the model's bad-rwp): the save
 #                      must refuse it, FAILED, and the vmcore still come
 #          etr-sg      tmc_etr0, a 1 MiB scatter-gather buffer
+#          etr-catu    tmc_etr0 behind a CATU (the machine's coresight-catu=on;
+#                      the ETR has no scatter-gather of its own): a 1 MiB
+#                      buffer that the CATU translates into scattered pages
 #          etb10       etb0
 #          etb10-unaligned  etb0, its write pointer off a frame boundary at
 #                      the stop (the model's stop-skew fault injection)
@@ -134,6 +137,7 @@ etr-flat-badrwp)
 	dev=tmc_etr0 buf_size=0x10000 capacity=65536 fault=failed
 	qemu_args="-global coresight-tmc.bad-rwp=on" ;;
 etr-sg)   dev=tmc_etr0 buf_size=0x100000 capacity=1048576 ;;
+etr-catu) dev=tmc_etr0 buf_size=0x100000 capacity=1048576 machine=",coresight-catu=on" ;;
 etr-sg*m) # The panic save's cost (make e2e-hw-cost): an N MiB buffer, wrapped.
 	mib=${sink#etr-sg} mib=${mib%m}
 	dev=tmc_etr0 capacity=$((mib << 20)) buf_size=$(printf '0x%x' $((mib << 20))) ;;
@@ -285,7 +289,7 @@ e2e_prep=$(printf '%.1f' "$(echo "$(date +%s.%N) - $t0" | bc)")
 # QEMU's own log of the ETMs' register accesses: the oracle of the records;
 # and of the guest's accesses the models refused (-d guest_errors).
 E2E_MACHINE=",coresight=on$machine$trace_opt,coresight-log=$out/models" \
-E2E_QEMU_ARGS="-trace coresight_etm4_read -trace coresight_etm4_write -trace coresight_trbe_enable -trace coresight_trbe_event -d guest_errors -D $out/models/qemu.log $qemu_args" \
+E2E_QEMU_ARGS="-trace coresight_etm4_read -trace coresight_etm4_write -trace coresight_trbe_enable -trace coresight_trbe_event -trace coresight_catu_write -d guest_errors -D $out/models/qemu.log $qemu_args" \
 E2E_LOG_DIR=$out/models \
 	"$here/../e2e/run-qemu.sh" "$out" "$in/script" "$in/payload" "$cmdline"
 echo "prepare $e2e_prep" >>"$out/times"
@@ -312,6 +316,7 @@ args=(--console "$out/console.log" --vmcore "$out/vmcore" --vmlinux "$VMLINUX"
       --devices "$(printf "${src}%d " $(seq 0 $((cpus - 1)))) funnel0 replicator0 $shared_etf tmc_etr0 etb0")
 [ "$sinks" = "$dev" ] || args+=(--own-sinks)
 [ "$src" = etm ] || args+=(--tracer ETE)
+case $machine in *coresight-catu=on*) args+=(--catu) ;; esac
 for s in $sinks; do
 	# A TRBE writes into the perf AUX buffer: no capture log, its record is
 	# held to what its ETE emitted (check_hw.py check_trbe).
