@@ -395,6 +395,9 @@ if [ "$source" = exec ] && [ "$expect" != none ] && [ "$expect" != failed ] &&
    [ -z "${E2E_HW_NO_DECODE:-}" ]; then
 	"$here/oracle/check_exec.py" "$out/decode.jsonl" "$out/models" \
 		--vmlinux "$VMLINUX" --kaslr-offset "$kaslr" || status=1
+	# Each synchronization resumes a decoder after the last P0 element.
+	"$here/oracle/check_sync.py" "$out/snapshot" "$out/models" \
+		--vmlinux "$VMLINUX" --kaslr-offset "$kaslr" || status=1
 	# Stock perf on csdump's perf.data, with the kernel text as it ran:
 	# its branches are the record's.
 	if "$CSDUMP" perf "$out/vmcore" -o "$out/perf-img.data" --vmlinux "$VMLINUX" \
