@@ -410,13 +410,17 @@ if [ "$source" = exec ] && [ "$expect" != none ] && [ "$expect" != failed ] &&
 		fail "csdump perf or perf script on $out/perf-img.data (see perf-script.err)"
 	fi
 	# An include range of the kernel's text: nothing outside it is traced.
+	# Where the trace left the range it shows a trace-on gap; a buffer can
+	# hold none (a 64 KiB ETF per CPU: two runs of four), and then
+	# check_exec.py above held the whole decode to the record, which had
+	# no user space in that stretch either.
 	if [ -n "${etm_mode:-}" ]; then
 		user=$(grep -c '"type":"no_image"' "$out/decode.jsonl" || true)
 		gaps=$(grep -c '"type":"trace_on"' "$out/decode.jsonl" || true)
-		if [ "$user" != 0 ] || [ "$gaps" = 0 ]; then
+		if [ "$user" != 0 ]; then
 			fail "decode: include range $ktext: $user address(es) outside it, $gaps trace-on gap(s)"
 		else
-			echo "ok    decode: include range $ktext: nothing outside it, $gaps trace-on gaps (user space filtered out)"
+			echo "ok    decode: include range $ktext: nothing outside it, $gaps trace-on gap(s) (user space filtered out)"
 		fi
 	fi
 	# What ran is code of the image: no range may run past the end of its
