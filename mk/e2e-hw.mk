@@ -32,9 +32,12 @@ E2E_HW           := $(BUILD)/e2e-hw
 # exec-etr-catu-sysrq: the ETR behind a CATU (QEMU patch 0015, the machine's
 # coresight-catu=on): Linux has the CATU translate its 1 MiB buffer into
 # scattered pages, and the record describes them (kernel patch 0037).
+# exec-etr-sg-cti-perfcpus-sysrq: a CPU-wide perf session on the machine with
+# CTIs; each CPU's CTI is enabled for the event (kernel patch 0038), so the
+# ETR stops at the failure through FLUSHIN, as in a sysfs session.
 E2E_HW_EXEC      := exec-etr-sg-sysrq exec-etr-sg-rsbb-oops exec-letf-rsbb-oops \
 		    exec-etr-sg-cti-sysrq exec-etr-sg-ete-sysrq exec-trbe-perfcpus-sysrq \
-		    exec-etr-catu-sysrq
+		    exec-etr-catu-sysrq exec-etr-sg-cti-perfcpus-sysrq
 # etf-sysrq and etr-sg-sysrq run only on real execution (exec-).
 E2E_HW_SCENARIOS := etf-softlockup etf-oops etf-locked etf-disabled \
 		    etr-flat-sysrq etr-flat-softlockup etr-flat-oops etr-flat-locked \
@@ -172,13 +175,14 @@ CHECKS += $(addprefix check-e2e-hw-stack-,$(E2E_HW_STACK))
 # crash-stop IPIs (measured: 491 instructions after panic(), QEMU's record
 # 491).
 E2E_HW_STOP_CHECK := exec-etr-sg-sysrq exec-etr-sg-rsbb-oops exec-letf-rsbb-oops \
-		     exec-etr-sg-cti-sysrq \
+		     exec-etr-sg-cti-sysrq exec-etr-sg-cti-perfcpus-sysrq \
 		     exec-etr-sg-ete-sysrq exec-trbe-perfcpus-sysrq exec-etr-catu-sysrq
 E2E_HW_STOP_OPTS_exec-etr-sg-sysrq     := --max-own 2000
 E2E_HW_STOP_OPTS_exec-etr-catu-sysrq   := --max-own 2000
 E2E_HW_STOP_OPTS_exec-etr-sg-rsbb-oops := --max-own 10000 --sink-stop-early
 E2E_HW_STOP_OPTS_exec-letf-rsbb-oops   := --max-own 10000 --sink-stop-early
 E2E_HW_STOP_OPTS_exec-etr-sg-cti-sysrq := --max-own 2000 --sink-stop-reason flushin
+E2E_HW_STOP_OPTS_exec-etr-sg-cti-perfcpus-sysrq := --max-own 2000 --sink-stop-reason flushin
 E2E_HW_STOP_OPTS_exec-etr-sg-ete-sysrq := --max-own 2000
 E2E_HW_STOP_OPTS_exec-trbe-perfcpus-sysrq := --max-own 2000
 .PHONY: $(addprefix check-e2e-hw-stop-,$(E2E_HW_STOP_CHECK))
