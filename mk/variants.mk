@@ -61,6 +61,7 @@ KVAR_CPU_pages64k52 := max,pauth-impdef=on
 KVAR_LAYOUT_kaslr48 := PAGESIZE=4096 VA_BITS=48 TCR_EL1_T1SZ=0x10
 KVAR_LAYOUT_pages16k48 := PAGESIZE=16384 VA_BITS=48 TCR_EL1_T1SZ=0x10
 KVAR_LAYOUT_pages64k52 := PAGESIZE=65536 VA_BITS=52 TCR_EL1_T1SZ=0xc
+KVAR_LAYOUT_nolockdep := PAGESIZE=4096 VA_BITS=48 TCR_EL1_T1SZ=0x10
 
 kvar_e2e = $(BUILD)/e2e-hw-$(1)
 kvar_env = $(E2E_HW_ENV) E2E_IMAGE=$(call kvar_image,$(1)) VMLINUX=$(call kvar_vmlinux,$(1)) \
@@ -122,6 +123,32 @@ check-crash-extract-kaslr48: $(CRASH_EXT) $(HOST)/csdump check-e2e-hw-kaslr48-sy
 		$(HOST)/csdump $(call kvar_vmlinux,kaslr48) \
 		$(call kvar_e2e,kaslr48)/exec-etr-sg-sysrq/vmcore $(CRASH_OUT)/extract-kaslr48
 CHECKS += check-crash-extract-kaslr48
+
+# An oops on a kernel without lockdep (kernel/configs/measure/
+# nolockdep.config), as distributions build theirs: the failing CPU's trace
+# after the fault, outside interrupt handlers, to its stop at
+# bust_spinlocks(), within issue 15's 2,000 instructions (5,524 with
+# lockdep: check-e2e-hw-stop-exec-etr-sg-rsbb-oops allows 10,000).  A
+# measurement, not in make check: one more cold kernel build would take CI
+# too near its hour.
+KVAR_OUT_nolockdep := $(BUILD)/kernel-hw-nolockdep-out
+$(call kvar_stamp,nolockdep): kernel/configs/measure/nolockdep.config $(KERNEL_INPUTS) | $(DEPS_STAMP)
+	@mkdir -p $(BUILD)
+	$(call kernel_hw_build,$(KVAR_FRAGMENTS) $<,$(@D),Image)
+	@touch $@
+	@echo "kernel-hw-nolockdep: $(@D)/arch/arm64/boot/Image"
+.PHONY: kernel-hw-nolockdep
+kernel-hw-nolockdep: $(call kvar_stamp,nolockdep)
+KVAR_OOPS := $(call kvar_e2e,nolockdep)/exec-etr-sg-rsbb-oops
+.PHONY: check-e2e-hw-nolockdep-oops check-e2e-hw-nolockdep-oops-stop
+check-e2e-hw-nolockdep-oops: e2e-hw-prep kernel-hw-nolockdep
+	@$(HARNESS) e2e-hw-nolockdep-oops env $(call kvar_env,nolockdep) \
+		tests/e2e-hw/scenario.sh exec-etr-sg-rsbb-oops
+check-e2e-hw-nolockdep-oops-stop: check-e2e-hw-nolockdep-oops
+	@$(HARNESS) e2e-hw-nolockdep-oops-stop tests/e2e-hw/oracle/after_fault.py \
+		--max-own 2000 --sink-stop-early --stop-at bust_spinlocks \
+		$(KVAR_OOPS)/snapshot $(call kvar_vmlinux,nolockdep) $(KVAR_OOPS)/console.log \
+		oops $(KVAR_OOPS)/decode.jsonl $(KVAR_OOPS)/models
 
 .PHONY: e2e-variants
 e2e-variants: $(foreach v,$(KVAR_RUNS),$(call kvar_checks,$(v))) \

@@ -34,17 +34,30 @@ else
 	rm -f "$out/csdump.fragment.new"
 fi
 
-# Every fragment option must have survived dependency resolution.
+# Every fragment option must have survived dependency resolution.  A later
+# fragment's line for an option overrides an earlier one's, as in Kconfig
+# (kernel/configs/variants/nolockdep.config unsets debug.config's lockdep).
 bad=0
+declare -A want=()
+order=()
 while read -r line; do
+	case $line in
+	CONFIG_*=*) opt=${line%%=*} ;;
+	"# CONFIG_"*" is not set") opt=${line#\# }; opt=${opt%% *} ;;
+	*) continue ;;
+	esac
+	[ -n "${want[$opt]+set}" ] || order+=("$opt")
+	want[$opt]=$line
+done <"$out/csdump.fragment"
+for opt in "${order[@]}"; do
+	line=${want[$opt]}
 	case $line in
 	CONFIG_*=*)
 		grep -qxF "$line" "$out/.config" || { echo "build.sh: $line missing from $out/.config" >&2; bad=1; } ;;
-	"# CONFIG_"*" is not set")
-		opt=${line#\# }; opt=${opt%% *}
+	*)
 		! grep -q "^$opt=" "$out/.config" || { echo "build.sh: $opt should be unset" >&2; bad=1; } ;;
 	esac
-done <"$out/csdump.fragment"
+done
 if [ $bad -ne 0 ]; then
 	rm -f "$out/csdump.fragment"	# reconfigure next time
 	exit 1
