@@ -117,7 +117,8 @@ def match_at(dec, orc, j):
     for i in range(m):
         d, o = dec[m - 1 - i], orc[j - i]
         if d[1] is None or o[1] is None:
-            ok = d[0] == o[0] and d[1] is None and o[1] is None
+            # Outside the image, by first address; the first run may start late
+            ok = d[1] is None and o[1] is None and (d[0] == o[0] or i == m - 1)
         else:
             ok_start = o[0] <= d[0] < o[1] if i == m - 1 else d[0] == o[0]
             ok_end = d[1] <= o[1] if i == 0 or d[2] else d[1] == o[1]

@@ -40,6 +40,17 @@ class Match(unittest.TestCase):
         d = dec([[orc[3][0] + 4, orc[3][1]]] + orc[4:8] + [[orc[8][0], orc[8][1] - 4]])
         self.assertEqual(check_exec.find(d, orc), (8, None))
 
+    def test_first_run_outside_image_may_start_late(self):
+        # A trace that begins in user space: its first run is compared by
+        # first address, which a trace starting late in it cannot have
+        # (exec-etf16k-cti-oops, 2026-12-06).  Only the first.
+        orc = [run(i) for i in range(10)]
+        orc[3] = [0x422dcc, None]
+        d = dec([[0x411e2c, None]] + orc[4:9])
+        self.assertEqual(check_exec.find(d, orc), (8, None))
+        d = dec(orc[2:3] + [[0x411e2c, None]] + orc[4:9])
+        self.assertIsNone(check_exec.find(d, orc)[0])
+
     def test_run_not_in_record_refused(self):
         orc = [run(i) for i in range(10)]
         d = dec(orc[3:6] + [run(50)] + orc[7:9])
