@@ -35,9 +35,15 @@ E2E_HW           := $(BUILD)/e2e-hw
 # exec-etr-sg-cti-perfcpus-sysrq: a CPU-wide perf session on the machine with
 # CTIs; each CPU's CTI is enabled for the event (kernel patch 0038), so the
 # ETR stops at the failure through FLUSHIN, as in a sysfs session.
+# exec-etr-sg-modoops: a NULL dereference in a module (the test device's,
+# loaded without its device tree nodes: nothing of it joins the session);
+# csdump reads the module's code from the vmcore, so the decode follows it
+# (check_exec.py --modules: run for run as in vmlinux) up to the faulting
+# instruction, which check_stop.py finds from the console's oops, sysfs's
+# .text address (init's insmod line) and the .ko's symbols.
 E2E_HW_EXEC      := exec-etr-sg-sysrq exec-etr-sg-rsbb-oops exec-letf-rsbb-oops \
 		    exec-etr-sg-cti-sysrq exec-etr-sg-ete-sysrq exec-trbe-perfcpus-sysrq \
-		    exec-etr-catu-sysrq exec-etr-sg-cti-perfcpus-sysrq
+		    exec-etr-catu-sysrq exec-etr-sg-cti-perfcpus-sysrq exec-etr-sg-modoops
 # etf-sysrq and etr-sg-sysrq run only on real execution (exec-).
 E2E_HW_SCENARIOS := etf-softlockup etf-oops etf-locked etf-disabled \
 		    etr-flat-sysrq etr-flat-softlockup etr-flat-oops etr-flat-locked \
@@ -87,6 +93,7 @@ e2e-hw: $(addprefix check-e2e-hw-,$(E2E_HW_SCENARIOS)) \
 # checks: a stale buffer's end is unknown, so its decode's last stretch is
 # not that CPU's last moments (exec-trbe-perfcpus-sysrq decodes the rest).
 E2E_HW_ENV_exec-trbe-perfcpus-locked := E2E_HW_NO_DECODE=1
+E2E_HW_ENV_exec-etr-sg-modoops = E2E_MODULES=$(KERNEL_TESTDEV_KO)
 # exec-trbe-wrap-sysrq: no session; CPU 1's ETE runs into its TRBE in wrap
 # mode (test-only kernel patch 0093), which Linux's TRBE driver never uses;
 # check_trbe_wrap.py holds what the TRBE said and held to the ETE's output.
@@ -176,8 +183,10 @@ CHECKS += $(addprefix check-e2e-hw-stack-,$(E2E_HW_STACK))
 # 491).
 E2E_HW_STOP_CHECK := exec-etr-sg-sysrq exec-etr-sg-rsbb-oops exec-letf-rsbb-oops \
 		     exec-etr-sg-cti-sysrq exec-etr-sg-cti-perfcpus-sysrq \
-		     exec-etr-sg-ete-sysrq exec-trbe-perfcpus-sysrq exec-etr-catu-sysrq
+		     exec-etr-sg-ete-sysrq exec-trbe-perfcpus-sysrq exec-etr-catu-sysrq \
+		     exec-etr-sg-modoops
 E2E_HW_STOP_OPTS_exec-etr-sg-sysrq     := --max-own 2000
+E2E_HW_STOP_OPTS_exec-etr-sg-modoops   := --max-own 10000 --sink-stop-early
 E2E_HW_STOP_OPTS_exec-etr-catu-sysrq   := --max-own 2000
 E2E_HW_STOP_OPTS_exec-etr-sg-rsbb-oops := --max-own 10000 --sink-stop-early
 E2E_HW_STOP_OPTS_exec-letf-rsbb-oops   := --max-own 10000 --sink-stop-early
@@ -213,8 +222,9 @@ CHECKS += $(addprefix check-e2e-hw-stop-,$(E2E_HW_STOP_CHECK))
 # limit of tests/e2e-hw/README.md).
 E2E_HW_STOPINFO := exec-etr-sg-sysrq exec-etr-sg-rsbb-oops etf-oops exec-letf-rsbb-oops \
 		   etb10-64k-oops exec-etr-sg-ete-sysrq exec-trbe-perfcpus-sysrq \
-		   exec-etr-catu-sysrq
+		   exec-etr-catu-sysrq exec-etr-sg-modoops
 E2E_HW_STOPINFO_OPTS_exec-etr-sg-rsbb-oops := --sink fault
+E2E_HW_STOPINFO_OPTS_exec-etr-sg-modoops = --sink fault --module $(KERNEL_TESTDEV_KO)
 E2E_HW_STOPINFO_OPTS_etf-oops := --sink fault --no-mark
 E2E_HW_STOPINFO_OPTS_etb10-64k-oops := --sink fault --no-mark
 E2E_HW_STOPINFO_OPTS_exec-etr-sg-sysrq := --ipi-in-trace --ipi-stop coresight_kdump_crash_stop_cpu

@@ -121,3 +121,9 @@ check-unit-stack: $(HOST_SAN)/tests/test_stack
 	@$(HARNESS) unit-stack env $(SAN_ENV) $<
 
 CHECKS += check-unit-stack
+# Module code from a vmcore's vmalloc areas, on memory laid out by hand.
+.PHONY: check-unit-modtext
+check-unit-modtext: $(HOST_SAN)/tests/test_modtext
+	@$(HARNESS) unit-modtext env $(SAN_ENV) $<
+
+CHECKS += check-unit-modtext

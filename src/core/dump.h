@@ -16,7 +16,8 @@
 #include "core/trace_id.h"
 
 #define CSD_NAME_MAX 32
-#define CSD_KTEXT_MAX 16	/* pieces of kernel text (vmlinux's resident text sections) */
+/* Pieces of kernel text: vmlinux's resident text sections, module code runs. */
+#define CSD_KTEXT_MAX 80
 
 /* Record flags: the values of the kernel ABI (docs/record-abi.md). */
 #define CSD_F_SAVED	(1u << 0)
@@ -120,6 +121,7 @@ struct csd_seg {
 	uint8_t *data;
 	size_t len;
 	char name[64];		/* where it came from, for messages */
+	bool module;		/* module code, outside the kernel image (modtext.h) */
 };
 
 struct csd_dump {

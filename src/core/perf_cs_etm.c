@@ -64,7 +64,7 @@ static void write_kernel_mmap(struct csd_perf *p, const struct csd_dump *d,
 	uint64_t addr = 0;
 
 	for (size_t i = 0; i < d->n_segs; i++)
-		if (!addr || d->segs[i].vaddr < addr)
+		if (!d->segs[i].module && (!addr || d->segs[i].vaddr < addr))
 			addr = d->segs[i].vaddr;
 	if (!addr)
 		addr = d->kernel_text;

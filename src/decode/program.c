@@ -12,10 +12,9 @@
 #include "core/extract.h"
 #include "core/mem.h"
 #include "decode/image.h"
+#include "decode/modtext.h"
 #include "decode/program.h"
 #include "vmcore/vmcore.h"
-
-_Static_assert(CSD_KTEXT_MAX <= CSD_TEXT_SPANS_MAX, "an extract's kernel text fits the spans");
 
 /*
  * The spans of vmlinux's text that stay while the kernel runs, and the
@@ -43,38 +42,97 @@ static void say_overlay(const char *from, size_t pages, size_t words)
 			 words);
 }
 
-/* For a vmcore @input, its kernel text over vmlinux's. */
-static void overlay_vmcore(const char *input, const struct csd_vmlinux *vm, struct csd_dump *d)
+/* The module code of @m (a vmcore) into @d's image, and a line about it. */
+static enum csd_err add_modules(struct csd_dump *d, const struct csd_mem *m, size_t max_runs)
+{
+	struct csd_modtext mt;
+	enum csd_err err = csd_modtext_read(d, m, max_runs, &mt);
+
+	if (err)
+		return err;
+	if (mt.bytes)
+		csd_info("%s: %zu KiB of module code in %zu run(s) read from the vmcore "
+			 "(vmalloc areas below the kernel, of %zu)", m->name, mt.bytes >> 10,
+			 mt.runs, mt.areas);
+	if (mt.cut)
+		csd_warn("%s: more module code than csdump takes (%u MiB, %zu runs): the rest "
+			 "decodes as code not in the image", m->name, CSD_MODTEXT_MAX_BYTES >> 20,
+			 max_runs);
+	else if (mt.why)
+		csd_info("%s: no module code read: %s", m->name, mt.why);
+	return CSD_OK;
+}
+
+/* For a vmcore @input, its kernel text over vmlinux's, and its module code. */
+static enum csd_err overlay_vmcore(const char *input, const struct csd_vmlinux *vm,
+				   struct csd_dump *d)
 {
 	struct csd_span text[CSD_TEXT_SPANS_MAX];
 	size_t pages, words, n_text;
 	struct csd_mem m;
+	enum csd_err err;
 
 	if (csd_vmcore_open(input, &m) != CSD_OK)
-		return;
+		return CSD_OK;
 	overlay_text(d, &m, vm, text, &n_text, &pages, &words);
 	say_overlay(input, pages, words);
+	err = add_modules(d, &m, CSD_MODTEXT_MAX_RUNS);
 	csd_mem_close(&m);
+	return err;
 }
 
-/* For an extract directory @input, the kernel text it kept over vmlinux's. */
-static void overlay_ktext(const char *input, struct csd_dump *d)
+static bool over_image(const struct csd_dump *d, size_t n_segs, const struct csd_seg *s)
+{
+	for (size_t i = 0; i < n_segs; i++)
+		if (s->vaddr < d->segs[i].vaddr + d->segs[i].len &&
+		    d->segs[i].vaddr < s->vaddr + s->len)
+			return true;
+	return false;
+}
+
+/*
+ * For an extract directory @input, the kernel text it kept: laid over
+ * vmlinux's where vmlinux has code, added to the image where it has none
+ * (module code).
+ */
+static enum csd_err overlay_ktext(const char *input, struct csd_dump *d)
 {
 	struct csd_span text[CSD_TEXT_SPANS_MAX];
-	size_t pages, words, n = d->n_ktext < CSD_TEXT_SPANS_MAX ? d->n_ktext : CSD_TEXT_SPANS_MAX;
+	size_t pages, words, n = 0, n_img = d->n_segs, mod = 0;
 	struct csd_mem m;
 
-	for (size_t i = 0; i < n; i++) {
-		text[i].lo = d->ktext[i].vaddr;
-		text[i].hi = d->ktext[i].vaddr + d->ktext[i].len;
+	for (size_t i = 0; i < d->n_ktext; i++) {
+		const struct csd_seg *k = &d->ktext[i];
+		struct csd_seg *seg;
+		uint8_t *copy;
+
+		if (over_image(d, n_img, k)) {
+			if (n < CSD_TEXT_SPANS_MAX)
+				text[n++] = (struct csd_span){ k->vaddr, k->vaddr + k->len };
+			continue;
+		}
+		copy = malloc(k->len ? k->len : 1);
+		if (!copy) {
+			csd_error("out of memory for module code (%zu bytes)", k->len);
+			return CSD_ERR_NOMEM;
+		}
+		memcpy(copy, k->data, k->len);
+		seg = csd_dump_add_seg(d, CSD_MODTEXT_SEG, k->vaddr, copy, k->len);
+		if (!seg)
+			return CSD_ERR_NOMEM;
+		seg->module = true;
+		mod += k->len;
 	}
-	if (csd_mem_of_segs(&m, input, d->ktext, n) != CSD_OK)
-		return;
+	if (mod)
+		csd_info("%s: %zu KiB of module code, kept by extract", input, mod >> 10);
+	if (csd_mem_of_segs(&m, input, d->ktext, d->n_ktext) != CSD_OK)
+		return CSD_OK;
 	if (csd_image_overlay_mem(d, 0, &m, text, n, &pages, &words) == CSD_OK && pages)
 		csd_info("%s: %zu pages of kernel text as it ran, kept by extract (%zu "
 			 "instruction words differ from vmlinux: the kernel patches its text)",
 			 input, pages, words);
 	csd_mem_close(&m);
+	return CSD_OK;
 }
 
 enum csd_err csd_program_from_vmlinux(struct csd_dump *d, const char *input,
@@ -90,9 +148,9 @@ enum csd_err csd_program_from_vmlinux(struct csd_dump *d, const char *input,
 		return err;
 	/* An extract of a vmcore (it knows the kernel) says why it may differ. */
 	if (d->n_ktext)
-		overlay_ktext(input, d);
+		return overlay_ktext(input, d);
 	else if (!stat(input, &sb) && S_ISREG(sb.st_mode))
-		overlay_vmcore(input, vm, d);
+		return overlay_vmcore(input, vm, d);
 	else if (csd_extract_is_dir(input) && (d->kernel_stext || d->osrelease[0]))
 		csd_warn("%s: no kernel text as it ran (extracted without --vmlinux): decoded "
 			 "with vmlinux's, which the running kernel patched (alternatives, static "
@@ -138,6 +196,21 @@ enum csd_err csd_program_keep_text(struct csd_dump *d, const struct csd_mem *m,
 		}
 		if (!csd_dump_add_ktext(d, "kernel text", text[i].lo, buf, len))
 			err = CSD_ERR_NOMEM;
+	}
+	/* The module code too, which the extract's decode adds to vmlinux's. */
+	if (err == CSD_OK) {
+		size_t first = img.n_segs;
+
+		img.kernel_stext = d->kernel_stext;
+		err = add_modules(&img, m, d->n_ktext < CSD_KTEXT_MAX ?
+				  CSD_KTEXT_MAX - d->n_ktext : 0);
+		for (size_t i = first; err == CSD_OK && i < img.n_segs; i++) {
+			/* The dump takes the data, also on failure. */
+			if (!csd_dump_add_ktext(d, CSD_MODTEXT_SEG, img.segs[i].vaddr,
+						img.segs[i].data, img.segs[i].len))
+				err = CSD_ERR_NOMEM;
+			img.segs[i].data = NULL;
+		}
 	}
 	csd_dump_free(&img);
 	return err;

@@ -84,8 +84,9 @@ static size_t make_pieces(const struct csd_dump *d, const char *path, struct pie
 {
 	size_t n = 0;
 
+	/* The kernel image; perf maps module code from files of its own. */
 	for (size_t i = 0; i < d->n_segs; i++)
-		if (d->segs[i].len)
+		if (d->segs[i].len && !d->segs[i].module)
 			pc[n++] = (struct piece){ d->segs[i].vaddr, d->segs[i].data,
 						  d->segs[i].len, d->segs[i].name };
 	qsort(pc, n, sizeof(*pc), cmp_piece);

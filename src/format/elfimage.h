@@ -14,7 +14,9 @@
 #define CSD_ELFIMAGE_MAX_SPAN	(1ull << 30)
 
 /*
- * Write @d's segments to @path (atomically) as an AArch64 ELF executable:
+ * Write @d's segments but module code (csd_seg.module: perf maps the
+ * kernel image by this file, and modules by files of their own) to @path
+ * (atomically) as an AArch64 ELF executable:
  * one PT_LOAD per segment and one .text section spanning them all (gaps read
  * as zeros), with a `_text` symbol at its start (perf relocates the kernel
  * map by it, see csd_perf_write_cs_etm()) and one function symbol per

@@ -45,6 +45,7 @@ import json
 import os
 import re
 import struct
+import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -78,7 +79,31 @@ def prstatus_pcs(core):
     return pcs
 
 
-def oops_report(console, vmlinux):
+def module_symbol(console, kos, module, name):
+    """The address of function NAME of MODULE: its offset in the module's
+    .text (the .ko's own symbol table) above where the kernel loaded that
+    .text (init.c's "module PATH loaded, .text at ADDR" line, from sysfs)."""
+    ko = next((k for k in kos if os.path.basename(k).split(".")[0].replace("-", "_")
+               == module), None)
+    if ko is None:
+        fail(f"the oops is in module {module}; no --module .ko for it")
+    base = None
+    with open(console, errors="replace") as f:
+        for line in f:
+            m = re.search(r"module (\S+) loaded, \.text at (0x[0-9a-f]+)", line)
+            if m and os.path.basename(m.group(1)) == os.path.basename(ko):
+                base = int(m.group(2), 16)
+    if base is None:
+        fail(f"no .text address of {module} in {console}")
+    out = subprocess.run(["nm", "--defined-only", ko], capture_output=True, text=True,
+                         check=True).stdout
+    for f3 in (line.split() for line in out.splitlines()):
+        if len(f3) == 3 and f3[1] in "tT" and f3[2] == name:
+            return base + int(f3[0], 16)
+    fail(f"{name} is not a .text symbol of {ko}")
+
+
+def oops_report(console, vmlinux, kos=()):
     """(CPU, pc) of the first oops report after the crash began."""
     syms = check_exec.symbols(vmlinux)
     seen, cpu = False, None
@@ -91,6 +116,10 @@ def oops_report(console, vmlinux):
             m = re.search(r"CPU: (\d+) PID: \d+", line)
             if m and cpu is None:
                 cpu = int(m.group(1))
+            m = re.search(r"\bpc : ([\w.]+)\+0x([0-9a-f]+)/0x[0-9a-f]+ \[(\w+)\]", line)
+            if m and cpu is not None:
+                return cpu, (module_symbol(console, kos, m.group(3), m.group(1)) +
+                             int(m.group(2), 16))
             m = re.search(r"\bpc : ([\w.]+)\+0x([0-9a-f]+)/0x[0-9a-f]+", line)
             if m and cpu is not None:
                 if m.group(1) not in syms:
@@ -124,6 +153,8 @@ def main():
                     help="every other CPU's trace holds the crash-stop IPI")
     ap.add_argument("--ipi-stop", metavar="SYMBOL",
                     help="with --ipi-in-trace: each other CPU's trace ends at SYMBOL")
+    ap.add_argument("--module", action="append", default=[], metavar="KO",
+                    help="a module the guest loaded, to resolve an oops' pc in it")
     ap.add_argument("--no-mark", action="store_true",
                     help="trace that is not the guest's execution (etm4enc's): "
                          "no fault mark to look for")
@@ -140,9 +171,9 @@ def main():
     if old:
         fail("records of version 1: " + " ".join(old))
 
-    fault = args.kind in ("oops", "bug")
+    fault = args.kind in ("oops", "modoops", "bug")
     if fault:
-        cpu, pc = oops_report(args.console, args.vmlinux)
+        cpu, pc = oops_report(args.console, args.vmlinux, args.module)
         want = ("fault", pc)
     else:
         cpu = after_fault.panicking_cpu(args.console)
@@ -182,11 +213,15 @@ def main():
           (f", but {cpu_sinks} other CPUs' own, ipi where their tracers stopped"
            if cpu_sinks else ""))
 
-    marked, events = [], []
+    marked, events, last, before_fault = [], [], {}, None
     with open(os.path.join(args.out, "decode.jsonl")) as f:
         for line in f:
             if '"fault":true' in line:
                 marked.append(json.loads(line))
+                before_fault = last.get(marked[-1].get("cpu"))
+            elif '"cpu"' in line and '"type":"range"' in line or '"no_image"' in line:
+                e = json.loads(line)
+                last[e.get("cpu")] = e
             if args.ipi_in_trace and ('"exception"' in line or '"range"' in line):
                 events.append(json.loads(line))
     if args.ipi_stop:
@@ -225,6 +260,14 @@ def main():
                  f"exception returning to 0x{pc:x}")
         print(f"ok    stop: csdump marks CPU {cpu}'s exception returning to 0x{pc:x} "
               f"as the fault ({ev.get('what', ev.get('name', '?'))})")
+        # The instructions up to the faulting one decode: a range ends there
+        # (the faulting instruction did not complete, so the range ends at it).
+        b = before_fault or {}
+        if b.get("type") != "range" or int(b.get("end", "0"), 16) != pc:
+            fail(f"CPU {cpu}: before the fault csdump decoded {b or 'nothing'}, not a "
+                 f"range up to the faulting instruction 0x{pc:x}")
+        print(f"ok    stop: CPU {cpu}'s code up to the faulting instruction decodes "
+              f"({b['start']}-{b['end']} {b.get('sym', '')})")
     elif marked:
         fail(f"csdump marked {len(marked)} exceptions as a fault after a {args.kind}")
 

@@ -53,6 +53,10 @@
 #          softlockup  a soft lockup (LKDTM SOFTLOCKUP) with softlockup_panic=1:
 #                      the watchdog's hrtimer panics, in hard-IRQ context
 #          oops        NULL dereference with kernel.panic_on_oops=1 (LKDTM)
+#          modoops     NULL dereference in a module, kernel.panic_on_oops=1:
+#                      the test device's module (E2E_MODULES, loaded first;
+#                      no test device probes without its device tree nodes),
+#                      debugfs coresight_kdump_testdev/crash "oops"
 #          bug         BUG() with kernel.panic_on_oops=1 (LKDTM)
 #          locked      panic while another CPU holds the kdump registry's lock,
 #                      interrupts off (coresight-kdump-locktest, patch 0092)
@@ -176,6 +180,17 @@ oops)
 	crash="write $lkdtm/DIRECT EXCEPTION"
 	console_expect=("Unable to handle kernel NULL pointer dereference"
 			"Kernel panic - not syncing: Oops: Fatal exception") ;;
+modoops)
+	steps=12000
+	case ${E2E_MODULES:-} in *coresight-kdump-testdev.ko*) ;;
+	*) echo "scenario.sh: modoops needs E2E_MODULES=.../coresight-kdump-testdev.ko" >&2
+	   exit 2 ;;
+	esac
+	setup="write /proc/sys/kernel/panic_on_oops 1"
+	crash="write /sys/kernel/debug/coresight_kdump_testdev/crash oops"
+	console_expect=("Unable to handle kernel NULL pointer dereference"
+			"[coresight_kdump_testdev]"
+			"Kernel panic - not syncing: Oops: Fatal exception") ;;
 bug)
 	steps=12000
 	setup="write /proc/sys/kernel/panic_on_oops 1"
@@ -241,6 +256,11 @@ fi
 
 {
 	echo "# e2e-hw $name: a $session session on $dev, $cpus ETMs, crash: $crash"
+	# Modules first, before the session traces (run-qemu.sh puts them in
+	# /modules).
+	for m in ${E2E_MODULES:-}; do
+		echo "insmod /modules/$(basename "$m")"
+	done
 	echo "ls $devs"
 	# The AUX buffers are read only in the yield turns: the capture
 	# kernel's loading (much trace) comes before the session.
@@ -360,6 +380,20 @@ if [ "$expect" != none ] && [ "$expect" != failed ] && [ -z "${E2E_HW_NO_DECODE:
 	t0=$(date +%s.%N)
 	"$here/decode_check.sh" "$CSDUMP" "$out/vmcore" "$VMLINUX" "$out" || status=1
 	e2e_elapsed "$t0" decode "$out/times"
+	# The module code an extract keeps (with --vmlinux) decodes as the
+	# vmcore's does.
+	if [ -n "${E2E_MODULES:-}" ]; then
+		rm -rf "$out/extract-k"
+		if "$CSDUMP" extract "$out/vmcore" -o "$out/extract-k" --vmlinux "$VMLINUX" \
+			>/dev/null 2>&1 &&
+		   "$CSDUMP" decode "$out/extract-k" --vmlinux "$VMLINUX" --format jsonl \
+			--last 0 >"$out/decode-extract.jsonl" 2>/dev/null &&
+		   cmp -s "$out/decode-extract.jsonl" "$out/decode.jsonl"; then
+			echo "ok    decode: the extract (--vmlinux) decodes as the vmcore, module code included"
+		else
+			fail "decode: the extract (--vmlinux) does not decode as the vmcore"
+		fi
+	fi
 fi
 # KASLR: where the image ran, in the kernel's own words at panic
 # ("Kernel Offset: 0x... from ..."; no such line without KASLR, or with an
@@ -393,7 +427,9 @@ done
 # Real execution: the decode against QEMU's record of what each vCPU ran.
 if [ "$source" = exec ] && [ "$expect" != none ] && [ "$expect" != failed ] &&
    [ -z "${E2E_HW_NO_DECODE:-}" ]; then
+	# With modules loaded csdump decodes their code from the vmcore too.
 	"$here/oracle/check_exec.py" "$out/decode.jsonl" "$out/models" \
+		${E2E_MODULES:+--modules} \
 		--vmlinux "$VMLINUX" --kaslr-offset "$kaslr" || status=1
 	# Each synchronization resumes a decoder after the last P0 element.
 	"$here/oracle/check_sync.py" "$out/snapshot" "$out/models" \
@@ -405,6 +441,7 @@ if [ "$source" = exec ] && [ "$expect" != none ] && [ "$expect" != failed ] &&
 	   perf script -i "$out/perf-img.data" -k "$out/perf-img.data.elf" -F cpu,ip,addr \
 		>"$out/perf-script.txt" 2>"$out/perf-script.err"; then
 		"$here/oracle/check_perf.py" "$out/perf-script.txt" "$out/models" \
+			${E2E_MODULES:+--modules} \
 			--vmlinux "$VMLINUX" --kaslr-offset "$kaslr" || status=1
 	else
 		fail "csdump perf or perf script on $out/perf-img.data (see perf-script.err)"

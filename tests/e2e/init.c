@@ -195,16 +195,45 @@ static void cmd_expect(const char *path, const char *text)
 		fail("%s reads '%s', expected '%s'", path, buf, text);
 }
 
+/*
+ * Where the kernel put module @path's .text, in its own words (sysfs), for
+ * the tests to resolve the module's symbols: "" if it does not say.
+ */
+static void module_text(const char *path, char *out, size_t size)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	char name[128], file[256];
+	ssize_t n;
+	size_t i;
+	int fd;
+
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(base, "."), base);
+	for (i = 0; name[i]; i++)
+		if (name[i] == '-')
+			name[i] = '_';
+	snprintf(file, sizeof(file), "/sys/module/%s/sections/.text", name);
+	out[0] = '\0';
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, out, size - 1);
+	close(fd);
+	out[n > 0 ? n : 0] = '\0';
+	out[strcspn(out, "\n")] = '\0';
+}
+
 static void cmd_insmod(const char *path)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char text[32];
 
 	if (fd < 0)
 		fail("insmod: open %s: %s", path, strerror(errno));
 	if (syscall(SYS_finit_module, fd, "", 0))
 		fail("insmod %s: %s", path, strerror(errno));
 	close(fd);
-	say("module %s loaded", path);
+	module_text(path, text, sizeof(text));
+	say("module %s loaded, .text at %s", path, text[0] ? text : "unknown");
 }
 
 static void cmd_kexec(void)

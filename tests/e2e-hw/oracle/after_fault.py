@@ -7,8 +7,9 @@
                    SNAPSHOT VMLINUX CONSOLE KIND [DECODE.jsonl RING_DIR]
 
 SNAPSHOT is `csdump snapshot` of the vmcore; KIND the crash kind (sysrq,
-softlockup: the failure is the call of panic(); oops, bug: the exception
-the fault took).  The panicking CPU is the one the console's first
+softlockup: the failure is the call of panic(); oops, modoops, bug: the
+exception the fault took; modoops, in a module's code, which the snapshot
+holds as csdump read it from the vmcore).  The panicking CPU is the one the console's first
 "CPU: N PID" line after the script's "crashing:" names.  Its trace ID's
 bytes are taken out of the sink that holds them (the session's, or with a
 sink per CPU its own; our own deframer) and decoded alone by
@@ -91,10 +92,12 @@ def panicking_cpu(console):
     raise SystemExit('after_fault.py: no "CPU: N PID" line after the crash in ' + console)
 
 
-def record(rings, cpu, vmlinux):
-    """QEMU's record of what the CPU executed in vmlinux's text, as runs."""
+def record(rings, cpu, vmlinux, kind):
+    """QEMU's record of what the CPU executed in vmlinux's text (and, for a
+    crash in a module, whose code csdump decodes too, below it), as runs."""
+    lo = check_exec.KERNEL_HALF if kind == 'modoops' else symbol(vmlinux, '_text')
     return check_exec.oracle_runs(os.path.join(rings, 'cpu%d.ring' % cpu),
-                                  (symbol(vmlinux, '_text'), symbol(vmlinux, '_etext')))
+                                  (lo, symbol(vmlinux, '_etext')))
 
 
 def failure_at(orc, upto, kind, vmlinux):
@@ -121,7 +124,7 @@ def executed(decode, rings, cpu, kind, vmlinux):
     if cpu not in segs:
         return 'unknown'    # nothing of that CPU decodes
     dec = segs[cpu][-1][-200000:]
-    orc = record(rings, cpu, vmlinux)
+    orc = record(rings, cpu, vmlinux, kind)
     end, why = check_exec.find(dec, orc)
     if end is None:
         print('after_fault.py: the trace is not in the record: ' + why, file=sys.stderr)
@@ -134,7 +137,7 @@ def executed(decode, rings, cpu, kind, vmlinux):
 
 def to_save(rings, cpu, kind, vmlinux):
     """Instructions from the failure to the save's panic notifier, recorded."""
-    orc = record(rings, cpu, vmlinux)
+    orc = record(rings, cpu, vmlinux, kind)
     save = symbol(vmlinux, 'coresight_kdump_panic')
     end = next((j for j in range(len(orc) - 1, -1, -1) if orc[j][0] == save), None)
     at = None if end is None else failure_at(orc, end, kind, vmlinux)
@@ -175,7 +178,7 @@ SINK_STOPS = ('tmc_kdump_flush_and_stop', 'etb_kdump_stop')
 def sink_stop(rings, cpu, kind, vmlinux):
     """(instructions from the failure to a sink's stop, stopped before
     panic()?), from the record; (None, False) when it has neither."""
-    orc = record(rings, cpu, vmlinux)
+    orc = record(rings, cpu, vmlinux, kind)
     syms = check_exec.symbols(vmlinux)
     stops = {syms[n] for n in SINK_STOPS if n in syms}
     if not stops:

@@ -27,7 +27,9 @@ Code outside the program image (user space: the image is vmlinux's
 (no_image) and loses its way until the next address.  A KASLR kernel ran
 its image --kaslr-offset above vmlinux's link addresses.  So each stretch of
 execution outside the image is one run on both sides, of unknown end,
-compared by its first address.
+compared by its first address.  With --modules the decode has module code
+too (csdump reads it from the vmcore): every kernel address below the
+image's end is then compared run for run, as the image is.
 
 The check holds itself to account: for every CPU that matches, it also
 searches two damaged copies of the record (a run near the middle of the
@@ -94,6 +96,10 @@ def symbols(vmlinux):
     """{name: address} of vmlinux's symbol table (nm)."""
     out = subprocess.run(['nm', vmlinux], capture_output=True, text=True, check=True).stdout
     return {f[2]: int(f[0], 16) for f in (l.split() for l in out.splitlines()) if len(f) == 3}
+
+
+# The lowest kernel address of any arm64 layout (52-bit VA: 0xfff0...).
+KERNEL_HALF = 0xfff0000000000000
 
 
 def image_of(vmlinux, syms=None, offset=0):
@@ -187,10 +193,14 @@ def main():
     ap.add_argument('--cpus', default='')
     ap.add_argument('--max-runs', type=int, default=200000)
     ap.add_argument('--vmlinux', required=True)
+    ap.add_argument('--modules', action='store_true',
+                    help='module code is decoded: kernel addresses below the image too')
     add_offset_arg(ap)
     a = ap.parse_args()
     segs = decoded_segments(a.decode)
     image = image_of(a.vmlinux, offset=a.kaslr_offset)
+    if a.modules:
+        image = (KERNEL_HALF, image[1])
     want = [int(c) for c in a.cpus.split(',') if c] or sorted(segs)
     fails = 0
     for cpu in want:

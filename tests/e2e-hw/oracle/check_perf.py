@@ -16,6 +16,13 @@ cannot follow it without that code, and goes from the last branch before
 it to the first address after it.  Exit 1
 on the first perf branch the record does not have.
 
+With --modules the guest ran module code, which `csdump perf` does not
+give perf (it maps the kernel image only): a module calling the kernel
+with a direct branch gives perf's decoder no address, so it resumes at the
+trace's next address, later in the kernel.  A perf branch from where the
+record goes into such code may then go to any later run start of the
+record (within RESYNC_RUNS runs), and the search goes on from there.
+
 perf reads the code from the image `csdump perf --vmlinux` writes (vmlinux
 with the kernel text as it ran laid over it): given vmlinux itself, perf
 6.1 follows unpatched text where the kernel patched it (alternatives,
@@ -30,6 +37,8 @@ from collections import defaultdict
 
 import check_exec
 
+RESYNC_RUNS = 100000
+
 LINE = re.compile(r'^\s*\[(\d+)\]\s+([0-9a-f]+)\s+=>\s+([0-9a-f]+)')
 
 
@@ -38,6 +47,8 @@ def main():
     ap.add_argument('script')
     ap.add_argument('rings')
     ap.add_argument('--vmlinux', required=True)
+    ap.add_argument('--modules', action='store_true',
+                    help='the guest ran module code, which perf does not have')
     check_exec.add_offset_arg(ap)
     a = ap.parse_args()
     image = check_exec.image_of(a.vmlinux, offset=a.kaslr_offset)
@@ -56,15 +67,30 @@ def main():
         return 1
     fails = 0
     for cpu in sorted(branches):
-        orc = [r for r in check_exec.oracle_runs(os.path.join(a.rings, 'cpu%d.ring' % cpu), image)
-               if r[1] is not None]
+        # The record's runs in the image; gap[n]: code outside it came
+        # between orc[n - 1] and orc[n].
+        orc, gap, out = [], [], False
+        for r in check_exec.oracle_runs(os.path.join(a.rings, 'cpu%d.ring' % cpu), image):
+            if r[1] is None:
+                out = True
+                continue
+            orc.append(r)
+            gap.append(out)
+            out = False
         want = branches[cpu]
         i, k = 0, 0
         while k < len(want) and i + 1 < len(orc):
             src, dst = want[k]
             o, nxt = orc[i], orc[i + 1]
-            if nxt[0] == dst and (src == o[1] - 4 or o[0] <= src < o[1]):
+            at_src = src == o[1] - 4 or o[0] <= src < o[1]
+            if nxt[0] == dst and at_src:
                 k += 1
+            elif a.modules and at_src and gap[i + 1]:
+                j = next((j for j in range(i + 1, min(len(orc), i + 1 + RESYNC_RUNS))
+                          if orc[j][0] == dst), None)
+                if j is not None:
+                    k += 1
+                    i = j - 1
             i += 1
         if k < len(want):
             print('FAIL  cpu %d: perf branch %d of %d (%#x => %#x) is not in the record'
