@@ -42,6 +42,11 @@
 #                      an include range, the kernel's [_text, _etext]
 #                      (addr_range: TRCVIIECTLR, TRCACVR0/1): no user
 #                      space may be in the trace
+#          sync256     sysfs, each ETM's syncfreq set to 8 first: an A-Sync
+#                      every 256 bytes of its trace (TRCSYNCPR.PERIOD, IHI
+#                      0064H 7.3.25; the 6.1 driver's default is 12, 4 KiB),
+#                      so that a few hundred bytes of one CPU in a small
+#                      sink decode
 #          perfcpus    perf, CPU-wide: a cs_etm event on every CPU, the sink
 #                      chosen by its hash as perf does, AUX buffers mapped
 #          wrap        no session: on CPU 1 the test-only coresight-trbe-wraptest
@@ -99,6 +104,7 @@ case $sink in
 *-perfcpus)   session=cpus sink=${sink%-perfcpus} ;;
 *-perfthread) session=thread sink=${sink%-perfthread} ;;
 *-wrap)       session=wrap sink=${sink%-wrap} ;;
+*-sync256)    syncfreq=8 sink=${sink%-sync256} ;;
 *-rsbb)       etm_mode=0x8001050 sink=${sink%-rsbb}
 	ktext=$(nm "$VMLINUX" | awk '$3 == "_text" { a = $1 } $3 == "_etext" { b = $1 }
 		END { print a, b }') ;;
@@ -281,6 +287,7 @@ fi
 				echo "write $devs/$src$c/addr_idx 0"
 				echo "write $devs/$src$c/addr_range $ktext"
 			fi
+			[ -z "${syncfreq:-}" ] || echo "write $devs/$src$c/syncfreq $syncfreq"
 			echo "write $devs/$src$c/enable_source 1"
 		done
 	else
