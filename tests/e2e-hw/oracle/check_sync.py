@@ -102,10 +102,13 @@ def sources(snap):
             for k, v in dev['regs'].items():
                 if k.startswith('trctraceidr'):
                     ids[int(v, 16) & 0x7f] = cpu_of[dev['device']['name'].lower()]
-    alone = {}
+    # A buffer that several units share (formatted, by trace ID) is no one
+    # unit's: csdump's snapshot lists every unit's source buffer.
+    units = {}
     if ini.has_section('source_buffers'):
         for src, buf in ini['source_buffers'].items():
-            alone[buf] = cpu_of[src]
+            units.setdefault(buf, []).append(cpu_of[src])
+    alone = {buf: cpus[0] for buf, cpus in units.items() if len(cpus) == 1}
     names = [ini[b.strip()]['name'] for b in ini['trace_buffers']['buffers'].split(',')]
     return ids, alone, names
 
