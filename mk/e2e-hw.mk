@@ -41,9 +41,15 @@ E2E_HW           := $(BUILD)/e2e-hw
 # (check_exec.py --modules: run for run as in vmlinux) up to the faulting
 # instruction, which check_stop.py finds from the console's oops, sysfs's
 # .text address (init's insmod line) and the .ko's symbols.
+# exec-etr-sg-bug: a BUG(); its tracer stops at report_bug(), before the
+# "kernel BUG at" lines (kernel patch 0041).  exec-etr-sg-warnsysrq: a WARN()
+# and then sysrq-c; the tracer that stopped at report_bug() for the WARN
+# starts again where the break handler skips the BRK (0040-0041), and the
+# panic is in the trace.
 E2E_HW_EXEC      := exec-etr-sg-sysrq exec-etr-sg-rsbb-oops exec-letf-rsbb-oops \
 		    exec-etr-sg-cti-sysrq exec-etr-sg-ete-sysrq exec-trbe-perfcpus-sysrq \
-		    exec-etr-catu-sysrq exec-etr-sg-cti-perfcpus-sysrq exec-etr-sg-modoops
+		    exec-etr-catu-sysrq exec-etr-sg-cti-perfcpus-sysrq exec-etr-sg-modoops \
+		    exec-etr-sg-bug exec-etr-sg-warnsysrq
 # etf-sysrq and etr-sg-sysrq run only on real execution (exec-).
 E2E_HW_SCENARIOS := etf-softlockup etf-oops etf-locked etf-disabled \
 		    etr-flat-sysrq etr-flat-softlockup etr-flat-oops etr-flat-locked \
@@ -184,8 +190,11 @@ CHECKS += $(addprefix check-e2e-hw-stack-,$(E2E_HW_STACK))
 E2E_HW_STOP_CHECK := exec-etr-sg-sysrq exec-etr-sg-rsbb-oops exec-letf-rsbb-oops \
 		     exec-etr-sg-cti-sysrq exec-etr-sg-cti-perfcpus-sysrq \
 		     exec-etr-sg-ete-sysrq exec-trbe-perfcpus-sysrq exec-etr-catu-sysrq \
-		     exec-etr-sg-modoops
+		     exec-etr-sg-modoops exec-etr-sg-bug exec-etr-sg-warnsysrq
 E2E_HW_STOP_OPTS_exec-etr-sg-sysrq     := --max-own 2000
+E2E_HW_STOP_OPTS_exec-etr-sg-bug       := --max-own 2000
+E2E_HW_STOP_AT_exec-etr-sg-bug         := report_bug
+E2E_HW_STOP_OPTS_exec-etr-sg-warnsysrq := --max-own 2000
 E2E_HW_STOP_OPTS_exec-etr-sg-modoops   := --max-own 10000 --sink-stop-early
 E2E_HW_STOP_OPTS_exec-etr-catu-sysrq   := --max-own 2000
 E2E_HW_STOP_OPTS_exec-etr-sg-rsbb-oops := --max-own 10000 --sink-stop-early
@@ -197,7 +206,7 @@ E2E_HW_STOP_OPTS_exec-trbe-perfcpus-sysrq := --max-own 2000
 .PHONY: $(addprefix check-e2e-hw-stop-,$(E2E_HW_STOP_CHECK))
 $(addprefix check-e2e-hw-stop-,$(E2E_HW_STOP_CHECK)): check-e2e-hw-stop-%: check-e2e-hw-%
 	@$(HARNESS) e2e-hw-stop-$* tests/e2e-hw/oracle/after_fault.py \
-		$(E2E_HW_STOP_OPTS_$*) --stop-at bust_spinlocks \
+		$(E2E_HW_STOP_OPTS_$*) --stop-at $(or $(E2E_HW_STOP_AT_$*),bust_spinlocks) \
 		$(E2E_HW)/$*/snapshot $(KERNEL_HW_VMLINUX) $(E2E_HW)/$*/console.log \
 		$(lastword $(subst -, ,$*)) $(E2E_HW)/$*/decode.jsonl $(E2E_HW)/$*/models
 

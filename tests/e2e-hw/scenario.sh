@@ -63,6 +63,7 @@
 #                      no test device probes without its device tree nodes),
 #                      debugfs coresight_kdump_testdev/crash "oops"
 #          bug         BUG() with kernel.panic_on_oops=1 (LKDTM)
+#          warnsysrq   a WARN() (LKDTM WARNING), then sysrq-c
 #          locked      panic while another CPU holds the kdump registry's lock,
 #                      interrupts off (coresight-kdump-locktest, patch 0092)
 #          disabled    the session ends before sysrq-c: nothing is saved
@@ -197,11 +198,18 @@ modoops)
 	console_expect=("Unable to handle kernel NULL pointer dereference"
 			"[coresight_kdump_testdev]"
 			"Kernel panic - not syncing: Oops: Fatal exception") ;;
+warnsysrq)
+	# A WARN() first (the kernel goes on), then sysrq-c: the trace must
+	# go on after the WARN too.
+	setup="write $lkdtm/DIRECT WARNING"
+	crash="write /proc/sysrq-trigger c"
+	allow=("WARNING: CPU")
+	console_expect=("WARNING: CPU" "sysrq: Trigger a crash") ;;
 bug)
 	steps=12000
 	setup="write /proc/sys/kernel/panic_on_oops 1"
 	crash="write $lkdtm/DIRECT BUG"
-	allow=("Internal error: Oops - BUG")
+	allow=("Internal error: Oops - BUG" "Oops - BUG: Fatal exception")
 	console_expect=("kernel BUG at"
 			"Kernel panic - not syncing: Oops - BUG: Fatal exception") ;;
 locked)

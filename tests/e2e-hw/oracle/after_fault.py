@@ -7,7 +7,7 @@
                    SNAPSHOT VMLINUX CONSOLE KIND [DECODE.jsonl RING_DIR]
 
 SNAPSHOT is `csdump snapshot` of the vmcore; KIND the crash kind (sysrq,
-softlockup: the failure is the call of panic(); oops, modoops, bug: the
+softlockup, warnsysrq: the failure is the call of panic(); oops, modoops, bug: the
 exception the fault took; modoops, in a module's code, which the snapshot
 holds as csdump read it from the vmcore).  The panicking CPU is the one the console's first
 "CPU: N PID" line after the script's "crashing:" names.  Its trace ID's
@@ -69,6 +69,8 @@ RANGE = re.compile(r'exec range=(0x[0-9a-f]+):\[(0x[0-9a-f]+)\] num_i\((\d+)\)')
 EXC = re.compile(r'excep num \((0x[0-9a-f]+)\)')
 RET = re.compile(r'pref ret addr:(0x[0-9a-f]+)')
 IRQS = {0xe, 0xf}                # IRQ, FIQ
+# Crash kinds whose failure is the call of panic(), not a fault.
+PANIC_KINDS = ('sysrq', 'softlockup', 'warnsysrq')
 FAULTS = {0x3, 0x6, 0xb, 0xc}    # trap, instruction debug (BRK), faults
 
 
@@ -97,7 +99,7 @@ def record(rings, cpu, vmlinux, kind):
     crash in a module, whose code csdump decodes too, below it), as runs."""
     lo = check_exec.KERNEL_HALF if kind == 'modoops' else symbol(vmlinux, '_text')
     return check_exec.oracle_runs(os.path.join(rings, 'cpu%d.ring' % cpu),
-                                  (lo, symbol(vmlinux, '_etext')))
+                                  (lo, symbol(vmlinux, '_etext')), check_exec.Text(vmlinux))
 
 
 def failure_at(orc, upto, kind, vmlinux):
@@ -106,7 +108,7 @@ def failure_at(orc, upto, kind, vmlinux):
     before it (before upto when the trace stopped ahead of panic())."""
     panic = symbol(vmlinux, 'panic')
     at = next((j for j in range(upto + 1) if orc[j][0] == panic), None)
-    if kind in ('sysrq', 'softlockup'):
+    if kind in PANIC_KINDS:
         return at
     entry = symbol(vmlinux, 'el1h_64_sync')
     return next((j for j in range(upto if at is None else at, -1, -1)
@@ -263,10 +265,10 @@ def main():
         if kind_e == 'INSTR_RANGE':
             r = RANGE.search(body)
             if r and int(r.group(1), 16) == panic:
-                if kind in ('sysrq', 'softlockup'):
+                if kind in PANIC_KINDS:
                     at = i
                 break
-        if kind_e == 'EXCEPTION' and kind not in ('sysrq', 'softlockup'):
+        if kind_e == 'EXCEPTION' and kind not in PANIC_KINDS:
             e = EXC.search(body)
             if e and int(e.group(1), 16) in FAULTS:
                 at = i

@@ -75,13 +75,50 @@ def decoded_segments(path):
     return {c: [s for s in v if s] for c, v in segs.items() if any(v)}
 
 
-def oracle_runs(path, image):
+# BRK #imm (A64: 0xd4200000 | imm16 << 5).
+BRK_MASK, BRK = 0xffe0001f, 0xd4200000
+
+
+class Text:
+    """vmlinux's loadable bytes by address, moved by the KASLR offset (its
+    PT_LOAD segments, read with the ELF64 header's own layout)."""
+
+    def __init__(self, vmlinux, offset=0):
+        with open(vmlinux, 'rb') as f:
+            self.data = f.read()
+        phoff, = struct.unpack_from('<Q', self.data, 32)
+        phentsize, phnum = struct.unpack_from('<HH', self.data, 54)
+        self.segs = []
+        for i in range(phnum):
+            typ, _, off, vaddr, _, filesz = struct.unpack_from(
+                '<IIQQQQ', self.data, phoff + i * phentsize)
+            if typ == 1:
+                self.segs.append((vaddr + offset, off, filesz))
+
+    def is_brk(self, addr):
+        for vaddr, off, size in self.segs:
+            if vaddr <= addr and addr + 4 <= vaddr + size:
+                word, = struct.unpack_from('<I', self.data, off + addr - vaddr)
+                return word & BRK_MASK == BRK
+        return False
+
+
+def oracle_runs(path, image, text=None):
+    """QEMU's record as runs.  A block that ends in a BRK (BUG(), WARN())
+    is counted executed by QEMU's plugin, BRK included; architecturally the
+    BRK raises its exception before it completes (the exception's preferred
+    return address is the BRK's), and a trace says so: with @text (a Text)
+    that BRK is taken off the block, and a block of it alone dropped."""
     runs = []
     with open(path, 'rb') as f:
         data = f.read()
     for off in range(0, len(data) - 15, 16):
         start, insns, _ = struct.unpack_from('<QII', data, off)
         end = start + 4 * insns
+        if text and insns and image[0] <= start < image[1] and text.is_brk(end - 4):
+            end -= 4
+            if end == start:
+                continue
         if not image[0] <= start < image[1]:
             if not runs or runs[-1][1] is not None:
                 runs.append([start, None])
@@ -201,6 +238,7 @@ def main():
     image = image_of(a.vmlinux, offset=a.kaslr_offset)
     if a.modules:
         image = (KERNEL_HALF, image[1])
+    text = Text(a.vmlinux, a.kaslr_offset)
     want = [int(c) for c in a.cpus.split(',') if c] or sorted(segs)
     fails = 0
     for cpu in want:
@@ -216,7 +254,7 @@ def main():
         dec = segs[cpu][-1][-a.max_runs:]
         total = sum((r[1] - r[0]) // 4 for s in segs[cpu] for r in s if r[1] is not None)
         insns = sum((r[1] - r[0]) // 4 for r in dec if r[1] is not None)
-        orc = oracle_runs(ring, image)
+        orc = oracle_runs(ring, image, text)
         found, why = find(dec, orc)
         if found is None:
             print('FAIL  cpu %d: the trace (%d runs, %d instructions) is not in the'

@@ -52,6 +52,7 @@ def main():
     check_exec.add_offset_arg(ap)
     a = ap.parse_args()
     image = check_exec.image_of(a.vmlinux, offset=a.kaslr_offset)
+    text = check_exec.Text(a.vmlinux, a.kaslr_offset)
     inside = lambda x: image[0] <= x < image[1]
     branches = defaultdict(list)
     with open(a.script, errors='replace') as f:
@@ -70,7 +71,8 @@ def main():
         # The record's runs in the image; gap[n]: code outside it came
         # between orc[n - 1] and orc[n].
         orc, gap, out = [], [], False
-        for r in check_exec.oracle_runs(os.path.join(a.rings, 'cpu%d.ring' % cpu), image):
+        for r in check_exec.oracle_runs(os.path.join(a.rings, 'cpu%d.ring' % cpu), image,
+                                        text):
             if r[1] is None:
                 out = True
                 continue

@@ -12,7 +12,10 @@ waiting for a lock repeats one run thousands of times, and a 64 KiB ETF
 can begin inside that loop (exec-letf-rsbb-oops under load).
 """
 import os
+import shutil
+import struct
 import sys
+import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -32,6 +35,56 @@ def dec(runs, exc=()):
 
 
 SPIN = run(99, 8)
+
+
+class FakeText:
+    """check_exec.Text with a BRK at each of @brks."""
+
+    def __init__(self, brks):
+        self.brks = set(brks)
+
+    def is_brk(self, addr):
+        return addr in self.brks
+
+
+class Brk(unittest.TestCase):
+    """QEMU's plugin counts a block's BRK as executed; the trace does not."""
+
+    def ring(self, blocks):
+        path = os.path.join(self.tmp, 'cpu0.ring')
+        with open(path, 'wb') as f:
+            for start, insns in blocks:
+                f.write(struct.pack('<QII', start, insns, 0))
+        return path
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def test_brk_taken_off_its_block(self):
+        a, brk_only, vector = run(1, 6), run(2, 1), run(3, 2)
+        path = self.ring([(a[0], 6), (brk_only[0], 1), (vector[0], 2)])
+        image = (BASE, BASE + 0x100000)
+        # A BUG() at the end of a's block, and one alone in its block.
+        text = FakeText([a[1] - 4, brk_only[0]])
+        self.assertEqual(check_exec.oracle_runs(path, image, text),
+                         [[a[0], a[1] - 4], vector])
+        # Without the image's words: as QEMU counted.
+        self.assertEqual(check_exec.oracle_runs(path, image),
+                         [a, brk_only, vector])
+
+    def test_trace_of_a_brk_matches(self):
+        """The decode ends its run before the BRK, at the exception, and
+        goes on at the vector: the record without its BRK has the same."""
+        a, brk_only, vector = run(1, 3), run(2, 1), run(3, 2)
+        path = self.ring([(a[0], 3), (brk_only[0], 1), (vector[0], 2)])
+        image = (BASE, BASE + 0x100000)
+        d = dec([a, vector], exc=(0,))
+        orc = check_exec.oracle_runs(path, image, FakeText([brk_only[0]]))
+        self.assertIsNotNone(check_exec.find(d, orc)[0])
+        self.assertIsNone(check_exec.find(d, check_exec.oracle_runs(path, image))[0])
 
 
 class Match(unittest.TestCase):
