@@ -99,6 +99,15 @@ struct csd_seg *csd_dump_add_ktext(struct csd_dump *d, const char *name,
 	return add_seg(&d->ktext, &d->n_ktext, name, vaddr, data, len);
 }
 
+bool csd_dump_segs_overlap(const struct csd_dump *d, size_t n_segs, uint64_t vaddr,
+			   uint64_t len)
+{
+	for (size_t i = 0; i < n_segs && i < d->n_segs; i++)
+		if (vaddr < d->segs[i].vaddr + d->segs[i].len && d->segs[i].vaddr < vaddr + len)
+			return true;
+	return false;
+}
+
 const struct csd_etm *csd_dump_etm_by_trace_id(const struct csd_dump *d, uint8_t id)
 {
 	for (size_t i = 0; i < d->n_etms; i++)

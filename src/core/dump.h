@@ -158,6 +158,10 @@ struct csd_seg *csd_dump_add_seg(struct csd_dump *d, const char *name,
 struct csd_seg *csd_dump_add_ktext(struct csd_dump *d, const char *name,
 				   uint64_t vaddr, uint8_t *data, size_t len);
 
+/* Does [@vaddr, @vaddr + @len) overlap one of @d's first @n_segs segments? */
+bool csd_dump_segs_overlap(const struct csd_dump *d, size_t n_segs, uint64_t vaddr,
+			   uint64_t len);
+
 /* The trace ID of an ETMv4 or ETE (TRCTRACEIDR.TRACEID, bits [6:0]). */
 static inline uint8_t csd_etm_trace_id(const struct csd_etm *etm)
 {

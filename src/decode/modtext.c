@@ -37,14 +37,6 @@ struct walk {
 	size_t n, max_runs;
 };
 
-static bool in_image(const struct csd_dump *d, uint64_t a, uint64_t len)
-{
-	for (size_t i = 0; i < d->n_segs; i++)
-		if (a < d->segs[i].vaddr + d->segs[i].len && d->segs[i].vaddr < a + len)
-			return true;
-	return false;
-}
-
 /* Taken already: a list that names an area twice gives it once. */
 static bool in_runs(const struct walk *w, uint64_t a)
 {
@@ -95,7 +87,7 @@ static enum csd_err take_area(struct walk *w, uint64_t start, uint64_t end)
 		end = w->hi;
 	start &= ~(w->page - 1);
 	for (uint64_t a = start; a < end && !err && !w->mt->cut; a += w->page)
-		if (!in_image(w->d, a, w->page) && !in_runs(w, a) &&
+		if (!csd_dump_segs_overlap(w->d, w->d->n_segs, a, w->page) && !in_runs(w, a) &&
 		    csd_mem_read(w->m, CSD_KVADDR, a, w->buf, w->page) == CSD_OK)
 			err = take_page(w, a, w->buf);
 	return err;

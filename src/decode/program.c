@@ -81,15 +81,6 @@ static enum csd_err overlay_vmcore(const char *input, const struct csd_vmlinux *
 	return err;
 }
 
-static bool over_image(const struct csd_dump *d, size_t n_segs, const struct csd_seg *s)
-{
-	for (size_t i = 0; i < n_segs; i++)
-		if (s->vaddr < d->segs[i].vaddr + d->segs[i].len &&
-		    d->segs[i].vaddr < s->vaddr + s->len)
-			return true;
-	return false;
-}
-
 /*
  * For an extract directory @input, the kernel text it kept: laid over
  * vmlinux's where vmlinux has code, added to the image where it has none
@@ -106,7 +97,7 @@ static enum csd_err overlay_ktext(const char *input, struct csd_dump *d)
 		struct csd_seg *seg;
 		uint8_t *copy;
 
-		if (over_image(d, n_img, k)) {
+		if (csd_dump_segs_overlap(d, n_img, k->vaddr, k->len)) {
 			if (n < CSD_TEXT_SPANS_MAX)
 				text[n++] = (struct csd_span){ k->vaddr, k->vaddr + k->len };
 			continue;
