@@ -95,12 +95,16 @@ class Text:
             if typ == 1:
                 self.segs.append((vaddr + offset, off, filesz))
 
-    def is_brk(self, addr):
+    def word(self, addr):
+        """The 32-bit word at @addr, or None outside the segments."""
         for vaddr, off, size in self.segs:
             if vaddr <= addr and addr + 4 <= vaddr + size:
-                word, = struct.unpack_from('<I', self.data, off + addr - vaddr)
-                return word & BRK_MASK == BRK
-        return False
+                return struct.unpack_from('<I', self.data, off + addr - vaddr)[0]
+        return None
+
+    def is_brk(self, addr):
+        word = self.word(addr)
+        return word is not None and word & BRK_MASK == BRK
 
 
 def oracle_runs(path, image, text=None):

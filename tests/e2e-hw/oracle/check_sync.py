@@ -48,23 +48,6 @@ def is_p0(insn):
             (insn & 0xfffff0ff) == 0xd50330df)        # ISB
 
 
-def text_reader(vmlinux):
-    """A function: the 32-bit word at a link-time address of .text."""
-    out = subprocess.run(['aarch64-linux-gnu-objcopy', '-O', 'binary', '--only-section=.text',
-                          vmlinux, '/dev/stdout'], capture_output=True, check=True).stdout
-    hdr = subprocess.run(['aarch64-linux-gnu-objdump', '-h', vmlinux], capture_output=True,
-                         text=True, check=True).stdout
-    m = re.search(r'\s\.text\s+([0-9a-f]+)\s+([0-9a-f]+)', hdr)
-    base = int(m.group(2), 16)
-
-    def word(addr):
-        off = addr - base
-        if not 0 <= off <= len(out) - 4:
-            return None
-        return int.from_bytes(out[off:off + 4], 'little')
-    return word
-
-
 class Record:
     """The runs of one CPU's record, to ask of an address whether the
     record has it only inside runs: executed, never where a run starts."""
@@ -121,7 +104,7 @@ def main():
     check_exec.add_offset_arg(ap)
     a = ap.parse_args()
     image = check_exec.image_of(a.vmlinux, offset=a.kaslr_offset)
-    word = text_reader(a.vmlinux)
+    text = check_exec.Text(a.vmlinux, a.kaslr_offset)
     ids, alone, buffers = sources(a.snapshot)
     starts = {}
     total, bad = 0, []
@@ -146,7 +129,7 @@ def main():
             cpu = alone.get(buf, ids.get(tid))
             if cpu is None or not image[0] <= addr < image[1]:
                 continue
-            insn = word(addr - 4 - a.kaslr_offset)
+            insn = text.word(addr - 4)
             if insn is not None and is_p0(insn):
                 continue
             if cpu not in starts:
