@@ -51,6 +51,7 @@ fails unless every sink's was R.
 import argparse
 import bisect
 import configparser
+import functools
 import os
 import re
 import shutil
@@ -94,12 +95,18 @@ def panicking_cpu(console):
     raise SystemExit('after_fault.py: no "CPU: N PID" line after the crash in ' + console)
 
 
+@functools.lru_cache(maxsize=None)
+def text_of(vmlinux):
+    """vmlinux's words, read once for the three record() calls."""
+    return check_exec.Text(vmlinux)
+
+
 def record(rings, cpu, vmlinux, kind):
     """QEMU's record of what the CPU executed in vmlinux's text (and, for a
     crash in a module, whose code csdump decodes too, below it), as runs."""
     lo = check_exec.KERNEL_HALF if kind == 'modoops' else symbol(vmlinux, '_text')
     return check_exec.oracle_runs(os.path.join(rings, 'cpu%d.ring' % cpu),
-                                  (lo, symbol(vmlinux, '_etext')), check_exec.Text(vmlinux))
+                                  (lo, symbol(vmlinux, '_etext')), text_of(vmlinux))
 
 
 def failure_at(orc, upto, kind, vmlinux):
