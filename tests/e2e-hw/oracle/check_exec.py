@@ -106,6 +106,21 @@ class Text:
         word = self.word(addr)
         return word is not None and word & BRK_MASK == BRK
 
+    def branch_target(self, addr):
+        """Where the B or BL at @addr goes (Arm ARM C6.2.26, C6.2.34:
+        imm26, in words, signed), or None for any other instruction."""
+        return branch_target(self.word(addr), addr)
+
+
+def branch_target(word, addr):
+    """The target of @word, a B or BL at @addr, or None if it is neither."""
+    if word is None or word & 0x7c000000 != 0x14000000:
+        return None
+    imm = word & 0x3ffffff
+    if imm & 0x2000000:
+        imm -= 0x4000000
+    return addr + 4 * imm
+
 
 def oracle_runs(path, image, text=None):
     """QEMU's record as runs.  A block that ends in a BRK (BUG(), WARN())
@@ -226,6 +241,30 @@ def caught(dec, orc, j):
     return find(dec, longer)[0] is None and find(dec, missing)[0] is None
 
 
+def caught_in_decode(dec, orc):
+    """Is a damaged copy of the decode refused by the record?
+
+    For a stretch that recurs in the record (an idle CPU's few hundred
+    runs of the same wake-up path: a small sink keeps no more of it), a
+    damaged record still holds an undamaged occurrence, so caught() cannot
+    tell a comparison that works from one that matches anything.  The
+    damage is then done to the decode: a run nearest its middle, not the
+    first or the last, of a known end and not ending at an exception, is
+    made one instruction longer, and no stretch of the record may match
+    it.  It proves the comparison can fail, not where in the record the
+    stretch is.
+    """
+    m = len(dec)
+    mid = m // 2
+    for d in range(m):
+        for k in (mid - d, mid + d) if d else (mid,):
+            if 1 <= k <= m - 2 and dec[k][1] is not None and not dec[k][2]:
+                longer = [list(r) for r in dec]
+                longer[k][1] += 4
+                return find(longer, orc)[0] is None
+    return False
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('decode')
@@ -271,8 +310,14 @@ def main():
             fails += 1
             continue
         if len(dec) >= 3 and not caught(dec, orc, found):
-            print('FAIL  cpu %d: a damaged record matches too: the check proves'
-                  ' nothing' % cpu)
+            if caught_in_decode(dec, orc):
+                print('ok    cpu %d: %d runs, %d instructions = the record, a stretch that'
+                      ' recurs in it (a damaged record still matches; a damaged decode is'
+                      ' refused), the last ending %d runs before its end'
+                      % (cpu, len(dec), insns, len(orc) - 1 - found))
+                continue
+            print('FAIL  cpu %d: a damaged record matches too, and a damaged decode:'
+                  ' the check proves nothing' % cpu)
             fails += 1
             continue
         print('ok    cpu %d: %d runs, %d instructions = the record (2 damaged copies refused), ending %d runs'

@@ -158,6 +158,51 @@ class Damage(unittest.TestCase):
         self.assertIsNone(check_exec.damage_site(d, orc, j))
         self.assertFalse(check_exec.caught(d, orc, j))
 
+    def test_recurring_stretch_damaged_decode_refused(self):
+        # An idle CPU's wake-up path, the same runs each time: a damaged
+        # record still holds another copy of the stretch, so the damage
+        # goes to the decode, which no stretch of the record matches.
+        wake = [run(i) for i in range(1, 9)]
+        orc = wake + [SPIN] * 5 + wake + [SPIN] * 5 + wake
+        d = dec(wake)
+        j, why = check_exec.find(d, orc)
+        self.assertIsNotNone(j, why)
+        self.assertFalse(check_exec.caught(d, orc, j))
+        self.assertTrue(check_exec.caught_in_decode(d, orc))
+
+    def test_damaged_decode_matching_too_proves_nothing(self):
+        # A record holding the run both as it is and one instruction
+        # longer: the damaged decode matches too.
+        long4 = [run(4)[0], run(4)[1] + 4]
+        orc = [run(i) for i in range(1, 7)] + [run(1), run(2), run(3), long4] + \
+            [run(i) for i in range(5, 7)] + [run(i) for i in range(1, 7)]
+        d = dec([run(i) for i in range(1, 7)])
+        j, _ = check_exec.find(d, orc)
+        self.assertFalse(check_exec.caught(d, orc, j))
+        self.assertFalse(check_exec.caught_in_decode(d, orc))
+
+    def test_short_decode_has_nothing_to_damage(self):
+        orc = [run(i) for i in range(5)] * 3
+        self.assertFalse(check_exec.caught_in_decode(dec([run(1), run(2)]), orc))
+
+
+class Branch(unittest.TestCase):
+    """B and BL targets, as objdump printed them for the kernel-hw build."""
+
+    def test_bl_forward(self):
+        # ffff800008018b9c: 940a3516  bl ffff8000082a5ff4 <report_bug>
+        self.assertEqual(check_exec.branch_target(0x940a3516, 0xffff800008018b9c),
+                         0xffff8000082a5ff4)
+
+    def test_b_backward(self):
+        # a B of imm26 -2: two words back
+        self.assertEqual(check_exec.branch_target(0x17fffffe, 0x1000), 0x1000 - 8)
+
+    def test_other_instructions(self):
+        for word in (0x7100041f, 0x54000140, 0xd65f03c0, 0x94000000 | 0x80000000 >> 1):
+            self.assertIsNone(check_exec.branch_target(word, 0x1000), hex(word))
+        self.assertIsNone(check_exec.branch_target(None, 0x1000))
+
 
 if __name__ == '__main__':
     unittest.main()
