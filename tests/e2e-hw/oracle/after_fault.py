@@ -7,8 +7,8 @@
                    SNAPSHOT VMLINUX CONSOLE KIND [DECODE.jsonl RING_DIR]
 
 SNAPSHOT is `csdump snapshot` of the vmcore; KIND the crash kind (sysrq,
-softlockup, warnsysrq: the failure is the call of panic(); oops, modoops, bug: the
-exception the fault took; modoops, in a module's code, which the snapshot
+softlockup, warnsysrq, modirq: the failure is the call of panic(); oops, modoops,
+bug: the exception the fault took; modoops and modirq run a module's code, which the snapshot
 holds as csdump read it from the vmcore).  The panicking CPU is the one the console's first
 "CPU: N PID" line after the script's "crashing:" names.  Its trace ID's
 bytes are taken out of the sink that holds them (the session's, or with a
@@ -37,7 +37,9 @@ emulation's timing does not change; --max-own N bounds them.
 
 With --max-after N it exits 1 (after the line) unless the failure is in
 the saved trace with at most N instructions of that CPU's after it; with
---stop-at F, unless the failure is in it and that CPU's trace ends in F.
+--stop-at F, unless the failure is in it and that CPU's trace ends in F
+(its last range starts in F, or ends in a B or BL to F: F's first
+instruction, where the tracer stops, gives no atom unless it branches).
 to_sink_stop=T: from the record, the instructions from the failure to the
 CPU's first call of a sink's stop, tmc_kdump_flush_and_stop() (a TMC) or
 etb_kdump_stop() (an ETB10), at the oops (kernel patch 0027) or in the
@@ -71,7 +73,9 @@ EXC = re.compile(r'excep num \((0x[0-9a-f]+)\)')
 RET = re.compile(r'pref ret addr:(0x[0-9a-f]+)')
 IRQS = {0xe, 0xf}                # IRQ, FIQ
 # Crash kinds whose failure is the call of panic(), not a fault.
-PANIC_KINDS = ('sysrq', 'softlockup', 'warnsysrq')
+PANIC_KINDS = ('sysrq', 'softlockup', 'warnsysrq', 'modirq')
+# Crash kinds whose failing CPU runs a module's code (the test device's).
+MODULE_KINDS = ('modoops', 'modirq')
 FAULTS = {0x3, 0x6, 0xb, 0xc}    # trap, instruction debug (BRK), faults
 
 
@@ -104,7 +108,7 @@ def text_of(vmlinux):
 def record(rings, cpu, vmlinux, kind):
     """QEMU's record of what the CPU executed in vmlinux's text (and, for a
     crash in a module, whose code csdump decodes too, below it), as runs."""
-    lo = check_exec.KERNEL_HALF if kind == 'modoops' else symbol(vmlinux, '_text')
+    lo = check_exec.KERNEL_HALF if kind in MODULE_KINDS else symbol(vmlinux, '_text')
     return check_exec.oracle_runs(os.path.join(rings, 'cpu%d.ring' % cpu),
                                   (lo, symbol(vmlinux, '_etext')), text_of(vmlinux))
 
@@ -178,6 +182,16 @@ def function_at(vmlinux, addr):
     syms = sorted((a, n) for n, a in check_exec.symbols(vmlinux).items())
     i = bisect.bisect_right([a for a, _ in syms], addr) - 1
     return syms[i][1] if i >= 0 else '?'
+
+
+def calls(vmlinux, end, func):
+    """Does the range ending at @end (exclusive) end in a B or BL to @func?
+
+    The stop point is @func's first instruction.  The trace unit traces it
+    and stops (IHI 0064H 4.3.2), but an instruction that is not a branch
+    gives no atom, so unless @func begins with one the decode's last range
+    is the caller's, ending at the call."""
+    return check_exec.Text(vmlinux).branch_target(end - 4) == symbol(vmlinux, func)
 
 
 # The sinks' flush-and-stop for kdump: the TMC's, the ETB10's.
@@ -315,8 +329,10 @@ def main():
     if opt.max_own is not None and own > opt.max_own:
         sys.exit('after_fault.py: FAIL: %d instructions after the failure outside interrupt'
                  ' handlers, more than %d' % (own, opt.max_own))
-    if opt.stop_at and last != opt.stop_at:
-        sys.exit('after_fault.py: FAIL: the trace ends in %s, not %s' % (last, opt.stop_at))
+    if opt.stop_at and last != opt.stop_at and not (
+            ranges and calls(vmlinux, int(ranges[-1].group(2), 16), opt.stop_at)):
+        sys.exit('after_fault.py: FAIL: the trace ends in %s, not %s nor at a call of it'
+                 % (last, opt.stop_at))
 
 
 if __name__ == '__main__':
