@@ -62,6 +62,9 @@
 #                      the test device's module (E2E_MODULES, loaded first;
 #                      no test device probes without its device tree nodes),
 #                      debugfs coresight_kdump_testdev/crash "oops"
+#          modirq      panic() in a hard-IRQ hrtimer callback of the test
+#                      device's module (E2E_MODULES), debugfs
+#                      coresight_kdump_testdev/crash "irq"
 #          bug         BUG() with kernel.panic_on_oops=1 (LKDTM)
 #          warnsysrq   a WARN() (LKDTM WARNING), then sysrq-c
 #          locked      panic while another CPU holds the kdump registry's lock,
@@ -178,9 +181,13 @@ softlockup)
 	crash="write $lkdtm/DIRECT SOFTLOCKUP"
 	cmdline="$cmdline softlockup_panic=1 watchdog_thresh=1"
 	allow=("watchdog: BUG: soft lockup")
+	# The panic's call trace: from the watchdog's hrtimer, in hard-IRQ
+	# context.  Not watchdog_timer_fn itself: panic() is its last call,
+	# and where nothing follows it the return address is the next
+	# function's first instruction (watchdog_nmi_enable+0x0 on pages16k48).
 	console_expect=("watchdog: BUG: soft lockup"
 			"Kernel panic - not syncing: softlockup: hung tasks"
-			"watchdog_timer_fn") ;;
+			"__hrtimer_run_queues") ;;
 oops)
 	steps=12000
 	setup="write /proc/sys/kernel/panic_on_oops 1"
@@ -198,6 +205,16 @@ modoops)
 	console_expect=("Unable to handle kernel NULL pointer dereference"
 			"[coresight_kdump_testdev]"
 			"Kernel panic - not syncing: Oops: Fatal exception") ;;
+modirq)
+	# panic() in the test device module's hrtimer callback (a hard-IRQ
+	# timer, 1 ms after the write): a hard-IRQ panic with nothing
+	# printed before it, where softlockup prints its report first.
+	case ${E2E_MODULES:-} in *coresight-kdump-testdev.ko*) ;;
+	*) echo "scenario.sh: modirq needs E2E_MODULES=.../coresight-kdump-testdev.ko" >&2
+	   exit 2 ;;
+	esac
+	crash="write /sys/kernel/debug/coresight_kdump_testdev/crash irq"
+	console_expect=("coresight-kdump-testdev: panic in hard-IRQ context") ;;
 warnsysrq)
 	# A WARN() first (the kernel goes on), then sysrq-c: the trace must
 	# go on after the WARN too.
