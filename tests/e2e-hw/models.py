@@ -76,6 +76,27 @@ def etm_regs(qemu_log):
     return regs
 
 
+TRBE_ENABLE = re.compile(r"coresight_trbe_enable cpu (\d+): enable ([01]), (\d+) bytes written")
+
+
+def trbe_last_run(qemu_log, cpu):
+    """How many bytes CPU's TRBE wrote from its last enable to the disable
+    after it, by QEMU's trace event coresight_trbe_enable (each line gives
+    the bytes it has written in all); None if it was never enabled, or
+    not disabled after its last enable."""
+    start = run = None
+    with open(qemu_log, errors="replace") as f:
+        for line in f:
+            m = TRBE_ENABLE.search(line)
+            if not m or int(m.group(1)) != cpu:
+                continue
+            if m.group(2) == "1":
+                start, run = int(m.group(3)), None
+            elif start is not None:
+                run = int(m.group(3)) - start
+    return run
+
+
 def main():
     if len(sys.argv) == 4 and sys.argv[1] == "held":
         print(held(sys.argv[2], sys.argv[3]))

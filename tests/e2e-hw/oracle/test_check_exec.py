@@ -19,7 +19,9 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import check_exec  # noqa: E402
+import models  # noqa: E402  (tests/e2e-hw/models.py, check_hw.py's reader of QEMU's log)
 
 BASE = 0xffffffc008000000
 
@@ -202,6 +204,39 @@ class Branch(unittest.TestCase):
         for word in (0x7100041f, 0x54000140, 0xd65f03c0, 0x94000000 | 0x80000000 >> 1):
             self.assertIsNone(check_exec.branch_target(word, 0x1000), hex(word))
         self.assertIsNone(check_exec.branch_target(None, 0x1000))
+
+
+class TrbeLog(unittest.TestCase):
+    """models.trbe_last_run: what a TRBE wrote from its last start to its
+    stop, by QEMU's coresight_trbe_enable lines (from a CI run's log)."""
+
+    LOG = """coresight_trbe_enable cpu 1: enable 1, 0 bytes written, 0 discarded so far
+coresight_trbe_enable cpu 2: enable 1, 0 bytes written, 0 discarded so far
+coresight_trbe_event cpu 1: TRBSR 0x520001, TRBPTR 0xffff800009a89000
+coresight_trbe_enable cpu 1: enable 0, 524288 bytes written, 1034 discarded so far
+coresight_trbe_enable cpu 1: enable 1, 524288 bytes written, 1034 discarded so far
+coresight_trbe_enable cpu 1: enable 0, 527940 bytes written, 1034 discarded so far
+coresight_trbe_enable cpu 11: enable 0, 99 bytes written, 0 discarded so far
+"""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.path = os.path.join(self.tmp, 'qemu.log')
+        with open(self.path, 'w') as f:
+            f.write(self.LOG)
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def test_last_run(self):
+        # 3,652 bytes: a TRBE perf had restarted just before the panic.
+        self.assertEqual(models.trbe_last_run(self.path, 1), 3652)
+
+    def test_not_stopped_after_its_last_start(self):
+        self.assertIsNone(models.trbe_last_run(self.path, 2))
+
+    def test_never_started(self):
+        self.assertIsNone(models.trbe_last_run(self.path, 3))
 
 
 if __name__ == '__main__':
