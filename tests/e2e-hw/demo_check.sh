@@ -34,9 +34,21 @@ console=$E2E_OUT/exec-etr-sg-sysrq/console.log
 # --stack output (the frames above panic() print the trace, after the
 # trace stopped at bust_spinlocks()); a compiler's clone suffix
 # (.constprop.0) left off.
+# A frame at a function's first instruction (F+0x0) is the return address
+# of a call that ended the function before F, a call of a noreturn function
+# (sysrq_handle_crash()'s of panic() where nothing follows it: the frame
+# reads sysrq_reset_seq_param_set+0x0 on pages16k48): the caller is the
+# function before F in vmlinux's symbol table.
+before() {
+	nm -n "$VMLINUX" | awk -v f="$1" '$2 ~ /^[tT]$/ {
+		if ($1 != at) { below = last; at = $1 } last = $3
+		if ($3 == f) { print below; exit } }'
+}
 want=$(sed -n '/Call trace:/,/SMP: stopping/p' "$console" |
-	sed -n 's/^\[ *[0-9.]*\]  *\([A-Za-z_0-9.]*\)+0x.*/\1/p' |
-	sed -n '/^panic$/,$p' | sed 's/\..*//')
+	sed -n 's/^\[ *[0-9.]*\]  *\([A-Za-z_0-9.]*\)+\(0x[0-9a-f]*\)\/.*/\1 \2/p' |
+	while read -r f off; do
+		if [ "$off" = 0x0 ]; then before "$f"; else echo "$f"; fi
+	done | sed -n '/^panic$/,$p' | sed 's/\..*//')
 [ -n "$want" ] || fail "no call trace in $console"
 stack=$(sed -n '/^== csdump decode --stack/,$p' "$E2E_OUT/demo.out")
 missing=0
