@@ -191,7 +191,7 @@ def calls(vmlinux, end, func):
     and stops (IHI 0064H 4.3.2), but an instruction that is not a branch
     gives no atom, so unless @func begins with one the decode's last range
     is the caller's, ending at the call."""
-    return check_exec.Text(vmlinux).branch_target(end - 4) == symbol(vmlinux, func)
+    return text_of(vmlinux).branch_target(end - 4) == symbol(vmlinux, func)
 
 
 # The sinks' flush-and-stop for kdump: the TMC's, the ETB10's.
