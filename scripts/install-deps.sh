@@ -21,6 +21,7 @@ PKGS=(
 	bc bison flex libssl-dev cpio xz-utils kmod rsync
 	qemu-system-arm qemu-user-static sparse device-tree-compiler python3-ply python3-git
 	python3-drgn
+	python3-numpy	# QEMU's record of execution, read by tests/e2e-hw/oracle/
 	# crash extension
 	crash
 	# QEMU from Debian's source package with the qemu/ series (make qemu)

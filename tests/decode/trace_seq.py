@@ -11,6 +11,7 @@ outputs of one trace must be identical.  A range csdump flags as a runaway
 (it ran to the end of the image, or far past its function's end) is the
 range trc_pkt_lister prints: it is compared as one.
 """
+import gc
 import json
 import re
 import sys
@@ -66,6 +67,7 @@ def from_jsonl(path):
 def main():
     if len(sys.argv) != 3 or sys.argv[1] not in ('ppl', 'jsonl'):
         sys.exit(__doc__)
+    gc.disable()    # a million small strings, no cycles
     seqs = (from_ppl if sys.argv[1] == 'ppl' else from_jsonl)(sys.argv[2])
     for tid in sorted(seqs):
         for item in seqs[tid]:

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """check_stop.py VMCORE VMLINUX CONSOLE KIND OUT: what stopped each CPU's trace.
 

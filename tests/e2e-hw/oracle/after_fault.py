@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """How much of a saved trace the panicking CPU spent after the failure.
 
@@ -54,6 +54,7 @@ import argparse
 import bisect
 import configparser
 import functools
+import gc
 import os
 import re
 import shutil
@@ -231,6 +232,9 @@ def main():
     ap.add_argument('--sink-stop-reason')
     ap.add_argument('args', nargs='+')
     opt = ap.parse_args()
+    # Millions of small lists and no cycles among them: the collector
+    # would only walk them again and again.
+    gc.disable()
     if len(opt.args) not in (4, 6):
         sys.exit(__doc__)
     snap, vmlinux, console, kind = opt.args[:4]

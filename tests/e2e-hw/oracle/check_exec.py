@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """Hold csdump's decode of a real-execution trace against QEMU's record.
 
@@ -39,12 +39,17 @@ it: in a spin loop, one more or one fewer iteration of the same run is
 no damage a trace can show (damage_site()).
 """
 import argparse
+import functools
+import gc
 import json
 import os
+import re
 import struct
 import subprocess
 import sys
 from collections import defaultdict
+
+import numpy
 
 
 def decoded_segments(path):
@@ -77,6 +82,7 @@ def decoded_segments(path):
 
 # BRK #imm (A64: 0xd4200000 | imm16 << 5).
 BRK_MASK, BRK = 0xffe0001f, 0xd4200000
+BRK_TOP = re.compile(rb'[\x20-\x3f]\xd4')
 
 
 class Text:
@@ -102,9 +108,24 @@ class Text:
                 return struct.unpack_from('<I', self.data, off + addr - vaddr)[0]
         return None
 
+    @functools.cached_property
+    def brks(self):
+        """The addresses of every BRK in the segments.  A BRK's top bytes
+        (little endian) are a byte of 0x20-0x3f and then 0xd4, a pair no
+        other pair overlaps, so each is found once; the word around it
+        must be aligned and match BRK_MASK too."""
+        found = set()
+        for vaddr, off, size in self.segs:
+            seg = self.data[off:off + size]
+            for m in BRK_TOP.finditer(seg):
+                pos = m.start() - 2
+                if pos >= 0 and (vaddr + pos) % 4 == 0 and \
+                        struct.unpack_from('<I', seg, pos)[0] & BRK_MASK == BRK:
+                    found.add(vaddr + pos)
+        return found
+
     def is_brk(self, addr):
-        word = self.word(addr)
-        return word is not None and word & BRK_MASK == BRK
+        return addr in self.brks
 
     def branch_target(self, addr):
         """Where the B or BL at @addr goes (Arm ARM C6.2.26, C6.2.34:
@@ -122,30 +143,45 @@ def branch_target(word, addr):
     return addr + 4 * imm
 
 
+RECORD = numpy.dtype([('start', '<u8'), ('insns', '<u4'), ('frozen', '<u4')])
+
+
 def oracle_runs(path, image, text=None):
     """QEMU's record as runs.  A block that ends in a BRK (BUG(), WARN())
     is counted executed by QEMU's plugin, BRK included; architecturally the
     BRK raises its exception before it completes (the exception's preferred
     return address is the BRK's), and a trace says so: with @text (a Text)
-    that BRK is taken off the block, and a block of it alone dropped."""
-    runs = []
+    that BRK is taken off the block, and a block of it alone dropped.
+
+    A run is [start, end): blocks of the image that follow each other
+    without a gap; or [start, None): consecutive blocks outside the image,
+    by the first one's address.  (Two million blocks a CPU: whole arrays
+    at a time, not block by block.)"""
+    lo, hi = image
     with open(path, 'rb') as f:
         data = f.read()
-    for off in range(0, len(data) - 15, 16):
-        start, insns, _ = struct.unpack_from('<QII', data, off)
-        end = start + 4 * insns
-        if text and insns and image[0] <= start < image[1] and text.is_brk(end - 4):
-            end -= 4
-            if end == start:
-                continue
-        if not image[0] <= start < image[1]:
-            if not runs or runs[-1][1] is not None:
-                runs.append([start, None])
-        elif runs and runs[-1][1] == start:
-            runs[-1][1] = end
-        else:
-            runs.append([start, end])
-    return runs
+    rec = numpy.frombuffer(data, RECORD, len(data) // RECORD.itemsize)
+    start = rec['start']
+    insns = rec['insns'].astype(numpy.uint64)
+    end = start + 4 * insns
+    inside = (start >= lo) & (start < hi)
+    if text and text.brks:
+        brks = numpy.fromiter(text.brks, numpy.uint64, len(text.brks))
+        brk = inside & (insns > 0) & numpy.isin(end - 4, brks)
+        end = numpy.where(brk, end - 4, end)
+        keep = ~(brk & (end == start))
+        start, end, inside = start[keep], end[keep], inside[keep]
+    if not len(start):
+        return []
+    # A block starts a new run unless it goes on from the one before: both
+    # inside the image, the earlier ending where it starts; or both outside.
+    cont = numpy.zeros(len(start), bool)
+    cont[1:] = numpy.where(inside[1:], inside[:-1] & (end[:-1] == start[1:]),
+                           ~inside[:-1])
+    first = numpy.flatnonzero(~cont)
+    last = numpy.append(first[1:], len(start)) - 1
+    return [[s, e if i else None] for s, e, i in
+            zip(start[first].tolist(), end[last].tolist(), inside[first].tolist())]
 
 
 def symbols(vmlinux):
@@ -235,8 +271,8 @@ def caught(dec, orc, j):
     mid = damage_site(dec, orc, j)
     if mid is None:
         return False
-    longer = [list(r) for r in orc]
-    longer[mid][1] += 4
+    longer = orc[:]
+    longer[mid] = [orc[mid][0], orc[mid][1] + 4]
     missing = orc[:mid] + orc[mid + 1:]
     return find(dec, longer)[0] is None and find(dec, missing)[0] is None
 
@@ -259,8 +295,8 @@ def caught_in_decode(dec, orc):
     for d in range(m):
         for k in (mid - d, mid + d) if d else (mid,):
             if 1 <= k <= m - 2 and dec[k][1] is not None and not dec[k][2]:
-                longer = [list(r) for r in dec]
-                longer[k][1] += 4
+                longer = dec[:]
+                longer[k] = [dec[k][0], dec[k][1] + 4] + dec[k][2:]
                 return find(longer, orc)[0] is None
     return False
 
@@ -277,6 +313,9 @@ def main():
                     help='module code is decoded: kernel addresses below the image too')
     add_offset_arg(ap)
     a = ap.parse_args()
+    # Millions of small lists and no cycles among them: the collector
+    # would only walk them again and again.
+    gc.disable()
     segs = decoded_segments(a.decode)
     image = image_of(a.vmlinux, offset=a.kaslr_offset)
     if a.modules:

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """Stock perf's branches of an extracted perf.data against QEMU's record.
 
@@ -30,6 +30,7 @@ static keys) and its branches leave the record there (measured on
 exec-etr-sg-rsbb-oops: CPU 0, branch 5,602 of 39,681).
 """
 import argparse
+import gc
 import os
 import re
 import sys
@@ -51,6 +52,9 @@ def main():
                     help='the guest ran module code, which perf does not have')
     check_exec.add_offset_arg(ap)
     a = ap.parse_args()
+    # Millions of small lists and no cycles among them: the collector
+    # would only walk them again and again.
+    gc.disable()
     image = check_exec.image_of(a.vmlinux, offset=a.kaslr_offset)
     text = check_exec.Text(a.vmlinux, a.kaslr_offset)
     inside = lambda x: image[0] <= x < image[1]

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """Every synchronization of a saved trace resumes where a decoder can.
 
@@ -27,6 +27,7 @@ the two instructions before it, and check_exec.py failed.
 import argparse
 import bisect
 import configparser
+import gc
 import os
 import re
 import subprocess
@@ -103,6 +104,9 @@ def main():
     ap.add_argument('--vmlinux', required=True)
     check_exec.add_offset_arg(ap)
     a = ap.parse_args()
+    # Millions of small lists and no cycles among them: the collector
+    # would only walk them again and again.
+    gc.disable()
     image = check_exec.image_of(a.vmlinux, offset=a.kaslr_offset)
     text = check_exec.Text(a.vmlinux, a.kaslr_offset)
     ids, alone, buffers = sources(a.snapshot)
