@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """Self-test of check_exec.py's matching, on records built here.
 
@@ -116,6 +116,37 @@ class Match(unittest.TestCase):
         d = dec(orc[3:9])
         d[2][1] += 4
         self.assertIsNone(check_exec.find(d, orc)[0])
+
+
+class Stretches(unittest.TestCase):
+    """A trace an include range cut at each visit to user space: the
+    stretches before the last are compared too, in the record's order."""
+
+    USER = [0x400000, None]
+
+    def setUp(self):
+        a = [run(i) for i in range(0, 4)]
+        b = [run(i) for i in range(10, 13)]
+        # The record: a, user space, b, user space, then more of the kernel.
+        self.orc = a + [self.USER] + b + [self.USER] + [run(20)]
+        self.a, self.b = dec(a), dec(b)
+
+    def test_earlier_stretch_before_the_last(self):
+        j, _ = check_exec.find(self.b, self.orc)
+        self.assertEqual(check_exec.earlier_stretches([self.a], self.orc, j - 2, 100),
+                         (16, 1, None))
+
+    def test_earlier_stretch_only_after_the_last_refused(self):
+        """The decode's order reversed: b's stretch, then a's, is not what ran."""
+        j, _ = check_exec.find(self.a, self.orc)
+        insns, count, why = check_exec.earlier_stretches([self.b], self.orc, j - 3, 100)
+        self.assertEqual((insns, count), (0, 0))
+        self.assertIn('not in the record before the one after it', why)
+
+    def test_enough_compared_stops(self):
+        j, _ = check_exec.find(self.b, self.orc)
+        self.assertEqual(check_exec.earlier_stretches([self.a], self.orc, j - 2, 0),
+                         (0, 0, None))
 
 
 class Damage(unittest.TestCase):
