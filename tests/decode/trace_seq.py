@@ -70,8 +70,8 @@ def main():
     gc.disable()    # a million small strings, no cycles
     seqs = (from_ppl if sys.argv[1] == 'ppl' else from_jsonl)(sys.argv[2])
     for tid in sorted(seqs):
-        for item in seqs[tid]:
-            print('%02x %s' % (tid, item))
+        prefix = '%02x ' % tid
+        sys.stdout.write(''.join(prefix + item + '\n' for item in seqs[tid]))
 
 
 if __name__ == '__main__':
