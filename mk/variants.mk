@@ -43,7 +43,7 @@ $(foreach v,$(KERNEL_VARIANTS),$(call kvar_stamp,$(v))): \
 
 # Each variant's checks, on the emulated hardware (mk/e2e-hw.mk's scenario,
 # make demo), every one the nokaslr runs have:
-#   check-e2e-hw-V-sysrq     exec-etr-sg-sysrq: records, CRCs, the trace
+#   check-e2e-hw-V-sysrq     exec-etr-sg256k-sysrq: records, CRCs, the trace
 #                            byte for byte, the decode against
 #                            trc_pkt_lister and QEMU's record, stock perf;
 #                            with KASLR, the offset non-zero in the console
@@ -74,25 +74,32 @@ kvar_env = $(E2E_HW_ENV) E2E_IMAGE=$(call kvar_image,$(1)) VMLINUX=$(call kvar_v
 	   E2E_OUT=$(call kvar_e2e,$(1)) E2E_KASLR=$(KVAR_KASLR_$(1)) \
 	   E2E_CPU=$(or $(KVAR_CPU_$(1)),cortex-a57) E2E_HW_LAYOUT="$(KVAR_LAYOUT_$(1))"
 
+# The layout runs' scenario: exec-etr-sg-sysrq's, with a 256 KiB ETR.  What
+# they prove (csdump reads the trace, the text and the stack under each
+# layout) needs no more than that: the panicking task's way from the system
+# call into panic() fits, and the decode and its oracles, which cost time
+# in proportion to the trace, take a quarter of a 1 MiB run's.
+KVAR_RUN := exec-etr-sg256k-sysrq
+
 kvar_checks = $(foreach c,sysrq stack capture demo,check-e2e-hw-$(1)-$(c))
 
 define kernel_variant_checks
 .PHONY: $(call kvar_checks,$(1))
 check-e2e-hw-$(1)-sysrq: e2e-hw-prep kernel-hw-$(1)
 	@$$(HARNESS) e2e-hw-$(1)-sysrq env $$(call kvar_env,$(1)) \
-		tests/e2e-hw/scenario.sh exec-etr-sg-sysrq
+		tests/e2e-hw/scenario.sh $(KVAR_RUN)
 check-e2e-hw-$(1)-stack: check-e2e-hw-$(1)-sysrq
 	@$$(HARNESS) e2e-hw-$(1)-stack /usr/bin/python3 tests/e2e/check_stack.py --min 10 \
-		$$(HOST)/csdump $$(call kvar_e2e,$(1))/exec-etr-sg-sysrq/vmcore \
+		$$(HOST)/csdump $$(call kvar_e2e,$(1))/$(KVAR_RUN)/vmcore \
 		$$(call kvar_vmlinux,$(1))
 check-e2e-hw-$(1)-capture: check-e2e-hw-$(1)-sysrq makedumpfile-env
 	@$$(HARNESS) e2e-hw-$(1)-capture env $$(CAPTURE_ENV) tests/e2e/capture.sh \
-		$$(call kvar_e2e,$(1))/exec-etr-sg-sysrq/vmcore $$(call kvar_vmlinux,$(1)) \
-		$$(call kvar_e2e,$(1))/capture $$(call kvar_e2e,$(1))/exec-etr-sg-sysrq/extract
+		$$(call kvar_e2e,$(1))/$(KVAR_RUN)/vmcore $$(call kvar_vmlinux,$(1)) \
+		$$(call kvar_e2e,$(1))/capture $$(call kvar_e2e,$(1))/$(KVAR_RUN)/extract
 check-e2e-hw-$(1)-demo: check-e2e-hw-$(1)-sysrq
 	@$$(HARNESS) e2e-hw-$(1)-demo env $$(call kvar_env,$(1)) \
 		E2E_OUT=$$(call kvar_e2e,$(1))/demo \
-		tests/e2e-hw/demo_check.sh $$(call kvar_e2e,$(1))/exec-etr-sg-sysrq
+		tests/e2e-hw/demo_check.sh $$(call kvar_e2e,$(1))/$(KVAR_RUN)
 CHECKS += $(call kvar_checks,$(1))
 endef
 $(foreach v,$(KVAR_RUNS),$(eval $(call kernel_variant_checks,$(v))))
@@ -106,14 +113,14 @@ check-e2e-hw-pages64k52-va48: e2e-hw-prep kernel-hw-pages64k52
 	@$(HARNESS) e2e-hw-pages64k52-va48 env $(call kvar_env,pages64k52) \
 		E2E_CPU=cortex-a57 E2E_OUT=$(BUILD)/e2e-hw-pages64k52-va48 \
 		E2E_HW_LAYOUT="PAGESIZE=65536 VA_BITS=52 TCR_EL1_T1SZ=0x10" \
-		tests/e2e-hw/scenario.sh exec-etr-sg-sysrq
+		tests/e2e-hw/scenario.sh $(KVAR_RUN)
 CHECKS += check-e2e-hw-pages64k52-va48
 # drgn's backtrace of that vmcore against the decoded call chain: drgn,
 # which walks the page tables itself, is the independent reader there.
 .PHONY: check-e2e-hw-pages64k52-va48-stack
 check-e2e-hw-pages64k52-va48-stack: check-e2e-hw-pages64k52-va48
 	@$(HARNESS) e2e-hw-pages64k52-va48-stack /usr/bin/python3 tests/e2e/check_stack.py --min 10 \
-		$(HOST)/csdump $(BUILD)/e2e-hw-pages64k52-va48/exec-etr-sg-sysrq/vmcore \
+		$(HOST)/csdump $(BUILD)/e2e-hw-pages64k52-va48/$(KVAR_RUN)/vmcore \
 		$(call kvar_vmlinux,pages64k52)
 CHECKS += check-e2e-hw-pages64k52-va48-stack
 
@@ -127,7 +134,7 @@ CHECKS += check-e2e-hw-pages64k52-va48-stack
 check-crash-extract-kaslr48: $(CRASH_EXT) $(HOST)/csdump check-e2e-hw-kaslr48-sysrq
 	@$(HARNESS) crash-extract-kaslr48 tests/crash/extract.sh $(CRASH_ROOT) $(CRASH_EXT) \
 		$(HOST)/csdump $(call kvar_vmlinux,kaslr48) \
-		$(call kvar_e2e,kaslr48)/exec-etr-sg-sysrq/vmcore $(CRASH_OUT)/extract-kaslr48
+		$(call kvar_e2e,kaslr48)/$(KVAR_RUN)/vmcore $(CRASH_OUT)/extract-kaslr48
 CHECKS += check-crash-extract-kaslr48
 
 # kernel-hw without lockdep (4K pages, 48-bit VA, KASLR; a measurement, not
