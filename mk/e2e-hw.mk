@@ -18,9 +18,9 @@ E2E_HW           := $(BUILD)/e2e-hw
 # only the panicking CPU's trace, with no ID change before it, which no
 # deformatter can attribute (59,730 of 65,536 bytes in one run of four):
 # what it shows is issue 15's, not a test that passes each time.
-# exec-letf-rsbb-oops: an ETF per CPU (the machine's coresight-local-etf=on);
-# each wraps and keeps no trace ID (a formatter writes one only when the ID
-# changes), and the record names the sink's one source (kernel patch 0030).
+# exec-letf-rsbb-oops, an ETF per CPU (the machine's coresight-local-etf=on),
+# runs on a kernel without lockdep: mk/variants.mk's
+# check-e2e-hw-pages16k48-letf-oops.
 # exec-etr-sg-ete-sysrq: Armv9 trace units, an ETE per CPU (QEMU patch 0013,
 # the machine's coresight-ete=on, on QEMU's "max" CPU), through the ETR;
 # their records hold perf's ETE block (kernel patch 0034), and every check
@@ -46,7 +46,7 @@ E2E_HW           := $(BUILD)/e2e-hw
 # and then sysrq-c; the tracer that stopped at report_bug() for the WARN
 # starts again where the break handler skips the BRK (0040-0041), and the
 # panic is in the trace.
-E2E_HW_EXEC      := exec-etr-sg-sysrq exec-etr-sg-rsbb-oops exec-letf-rsbb-oops \
+E2E_HW_EXEC      := exec-etr-sg-sysrq exec-etr-sg-rsbb-oops \
 		    exec-etr-sg-cti-sysrq exec-etr-sg-ete-sysrq exec-trbe-perfcpus-sysrq \
 		    exec-etr-catu-sysrq exec-etr-sg-cti-perfcpus-sysrq exec-etr-sg-modoops \
 		    exec-etr-sg-bug exec-etr-sg-warnsysrq
@@ -188,7 +188,7 @@ CHECKS += $(addprefix check-e2e-hw-stack-,$(E2E_HW_STACK))
 # "flush", the save's FlushMan), before the panic's printing and the
 # crash-stop IPIs (measured: 491 instructions after panic(), QEMU's record
 # 491).
-E2E_HW_STOP_CHECK := exec-etr-sg-sysrq exec-etr-sg-rsbb-oops exec-letf-rsbb-oops \
+E2E_HW_STOP_CHECK := exec-etr-sg-sysrq exec-etr-sg-rsbb-oops \
 		     exec-etr-sg-cti-sysrq exec-etr-sg-cti-perfcpus-sysrq \
 		     exec-etr-sg-ete-sysrq exec-trbe-perfcpus-sysrq exec-etr-catu-sysrq \
 		     exec-etr-sg-modoops exec-etr-sg-bug exec-etr-sg-warnsysrq
@@ -199,7 +199,6 @@ E2E_HW_STOP_OPTS_exec-etr-sg-warnsysrq := --max-own 2000
 E2E_HW_STOP_OPTS_exec-etr-sg-modoops   := --max-own 10000 --sink-stop-early
 E2E_HW_STOP_OPTS_exec-etr-catu-sysrq   := --max-own 2000
 E2E_HW_STOP_OPTS_exec-etr-sg-rsbb-oops := --max-own 10000 --sink-stop-early
-E2E_HW_STOP_OPTS_exec-letf-rsbb-oops   := --max-own 10000 --sink-stop-early
 E2E_HW_STOP_OPTS_exec-etr-sg-cti-sysrq := --max-own 2000 --sink-stop-reason flushin
 E2E_HW_STOP_OPTS_exec-etr-sg-cti-perfcpus-sysrq := --max-own 2000 --sink-stop-reason flushin
 E2E_HW_STOP_OPTS_exec-etr-sg-ete-sysrq := --max-own 2000
@@ -230,7 +229,7 @@ CHECKS += $(addprefix check-e2e-hw-stop-,$(E2E_HW_STOP_CHECK))
 # record said panic before).  64 KiB: a 16 KiB ETB10 stopped there holds one
 # run of the failing CPU's trace with no trace ID in it (the shared-sink
 # limit of tests/e2e-hw/README.md).
-E2E_HW_STOPINFO := exec-etr-sg-sysrq exec-etr-sg-rsbb-oops etf-oops exec-letf-rsbb-oops \
+E2E_HW_STOPINFO := exec-etr-sg-sysrq exec-etr-sg-rsbb-oops etf-oops \
 		   etb10-64k-oops exec-etr-sg-ete-sysrq exec-trbe-perfcpus-sysrq \
 		   exec-etr-catu-sysrq exec-etr-sg-modoops
 E2E_HW_STOPINFO_OPTS_exec-etr-sg-rsbb-oops := --sink fault
@@ -241,7 +240,6 @@ E2E_HW_STOPINFO_OPTS_exec-etr-sg-sysrq := --ipi-in-trace --ipi-stop coresight_kd
 E2E_HW_STOPINFO_OPTS_exec-etr-sg-ete-sysrq := --ipi-in-trace --ipi-stop coresight_kdump_crash_stop_cpu
 E2E_HW_STOPINFO_OPTS_exec-etr-catu-sysrq := --ipi-in-trace --ipi-stop coresight_kdump_crash_stop_cpu
 E2E_HW_STOPINFO_OPTS_exec-trbe-perfcpus-sysrq := --ipi-in-trace --ipi-stop coresight_kdump_crash_stop_cpu
-E2E_HW_STOPINFO_OPTS_exec-letf-rsbb-oops := --sink fault
 .PHONY: $(addprefix check-e2e-hw-stopinfo-,$(E2E_HW_STOPINFO))
 $(addprefix check-e2e-hw-stopinfo-,$(E2E_HW_STOPINFO)): check-e2e-hw-stopinfo-%: check-e2e-hw-%
 	@$(HARNESS) e2e-hw-stopinfo-$* tests/e2e-hw/check_stop.py $(E2E_HW_STOPINFO_OPTS_$*) \

@@ -209,7 +209,31 @@ endef
 $(foreach r,$(KVAR_STOP_RUNS) $(KVAR_STOP_HAND),$(eval $(call kvar_stop_check,$(r))))
 CHECKS += $(KVAR_STOP_CHECKS)
 
+# The local ETF topology, an ETF per CPU (exec-letf-rsbb-oops: the
+# machine's coresight-local-etf=on).  Each ETF wraps and keeps no trace ID
+# (a formatter writes one only when the ID changes); the record names the
+# sink's one source (kernel patch 0030).  On the kernel without lockdep:
+# every check of the scenario; then the failing CPU's own ETF holds the
+# fault and at most 2,000 of its own instructions after it, ending in
+# bust_spinlocks(), the sinks stopped at the die notifier (after_fault.py);
+# and each record says what stopped it, the fault at the oops' pc
+# (check_stop.py).  Not on the lockdep kernel: there the fault's handling
+# alone is 5,524 instructions, and the timer ticks it takes with interrupts
+# on add thousands each, more the slower the emulation; one slow CI run
+# (2026-12-06) lost the fault from the failing CPU's 64 KiB.
+KVAR_LETF := $(call kvar_e2e,$(KVAR_STOP_V))/exec-letf-rsbb-oops
+.PHONY: check-e2e-hw-$(KVAR_STOP_V)-letf-oops
+check-e2e-hw-$(KVAR_STOP_V)-letf-oops: e2e-hw-prep kernel-hw-$(KVAR_STOP_V)
+	@$(HARNESS) e2e-hw-$(KVAR_STOP_V)-letf-oops sh -c 'env $(call kvar_env,$(KVAR_STOP_V)) \
+		tests/e2e-hw/scenario.sh exec-letf-rsbb-oops && \
+		tests/e2e-hw/oracle/after_fault.py --max-own 2000 --sink-stop-early \
+		--stop-at bust_spinlocks $(KVAR_LETF)/snapshot $(call kvar_vmlinux,$(KVAR_STOP_V)) \
+		$(KVAR_LETF)/console.log oops $(KVAR_LETF)/decode.jsonl $(KVAR_LETF)/models && \
+		tests/e2e-hw/check_stop.py --sink fault $(KVAR_LETF)/vmcore \
+		$(call kvar_vmlinux,$(KVAR_STOP_V)) $(KVAR_LETF)/console.log oops $(KVAR_LETF)'
+CHECKS += check-e2e-hw-$(KVAR_STOP_V)-letf-oops
+
 .PHONY: e2e-variants
 e2e-variants: $(foreach v,$(KVAR_RUNS),$(call kvar_checks,$(v))) \
 	check-e2e-hw-pages64k52-va48 check-e2e-hw-pages64k52-va48-stack \
-	check-crash-extract-kaslr48 $(KVAR_STOP_CHECKS)
+	check-crash-extract-kaslr48 $(KVAR_STOP_CHECKS) check-e2e-hw-$(KVAR_STOP_V)-letf-oops
