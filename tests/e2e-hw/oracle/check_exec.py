@@ -127,9 +127,6 @@ class Text:
                     found.add(vaddr + pos)
         return found
 
-    def is_brk(self, addr):
-        return addr in self.brks
-
     def branch_target(self, addr):
         """Where the B or BL at @addr goes (Arm ARM C6.2.26, C6.2.34:
         imm26, in words, signed), or None for any other instruction."""

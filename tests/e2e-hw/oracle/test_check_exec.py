@@ -46,9 +46,6 @@ class FakeText:
     def __init__(self, brks):
         self.brks = set(brks)
 
-    def is_brk(self, addr):
-        return addr in self.brks
-
 
 class Brk(unittest.TestCase):
     """QEMU's plugin counts a block's BRK as executed; the trace does not."""
