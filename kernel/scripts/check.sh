@@ -9,10 +9,9 @@
 #   checkpatch  scripts/checkpatch.pl --strict: 0 errors, 0 warnings, 0 checks
 #   sparse      W=1 C=1 build of every .c file the series touches: no warning
 #               on any line the series wrote in those files
-#   modular     CONFIG_CORESIGHT=m: the registry is built in (in
-#               drivers/hwtracing/coresight/built-in.a, which drivers/Makefile
-#               links in), the modules' references to it resolve there,
-#               nothing else of CoreSight is built in
+#   modular     CONFIG_CORESIGHT=m: the registry is in drivers/built-in.a,
+#               the modules' references to it resolve there, nothing else of
+#               CoreSight is built in
 #   panicpath   what a sink's panic save calls takes no lock, sleeps not and
 #               allocates nothing (panic_path.py, on the tree's source)
 #   nokdump     CONFIG_CORESIGHT_KDUMP=n: the drivers build with the stubs,
@@ -132,19 +131,16 @@ sparse)
 modular)
 	out=$work/modular
 	KCONFIG_FRAGMENTS="$configs/qemu-virt.config $configs/kdump.config $configs/check/modular.config" \
-		"$here/scripts/build.sh" "$src" "$out" drivers/hwtracing/coresight/
+		"$here/scripts/build.sh" "$src" "$out" drivers/
 	cs=$out/drivers/hwtracing/coresight
 	# Thin archives: members are paths to the objects.
 	members=$(ar t "$cs/built-in.a" | xargs -r -n1 basename)
 	echo "built in from drivers/hwtracing/coresight: $members"
 	[ "$members" = "coresight-kdump.o" ] ||
 		{ echo "FAIL: expected only coresight-kdump.o built in"; exit 1; }
-	# Only this directory is built, not every driver of the configuration:
-	# drivers/built-in.a takes its built-in.a whatever CONFIG_CORESIGHT
-	# is (obj-y in drivers/Makefile).
-	grep -q '^obj-y[[:space:]]*+= hwtracing/coresight/$' "$src/drivers/Makefile" ||
-		{ echo "FAIL: drivers/Makefile does not link hwtracing/coresight/ in (obj-y)"; exit 1; }
-	echo "drivers/Makefile links hwtracing/coresight/built-in.a in (obj-y)"
+	ar t "$out/drivers/built-in.a" | grep -q 'hwtracing/coresight/coresight-kdump\.o$' ||
+		{ echo "FAIL: coresight-kdump.o is not linked into drivers/built-in.a"; exit 1; }
+	echo "drivers/built-in.a links hwtracing/coresight/coresight-kdump.o"
 	defined=$(aarch64-linux-gnu-nm --defined-only "$cs/coresight-kdump.o" | awk '{print $3}' | sort)
 	for m in coresight coresight-tmc coresight-etm4x; do
 		[ -f "$cs/$m.o" ] || { echo "FAIL: module object $m.o not built"; exit 1; }
