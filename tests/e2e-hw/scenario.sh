@@ -152,13 +152,14 @@ etr-flat-badrwp)
 	qemu_args="-global coresight-tmc.bad-rwp=on" ;;
 etr-sg)   dev=tmc_etr0 buf_size=0x100000 capacity=1048576 ;;
 etr-catu) dev=tmc_etr0 buf_size=0x100000 capacity=1048576 machine=",coresight-catu=on" ;;
-etr-sg*m) # The panic save's cost (make e2e-hw-cost): an N MiB buffer, wrapped.
-	mib=${sink#etr-sg} mib=${mib%m}
-	dev=tmc_etr0 capacity=$((mib << 20)) buf_size=$(printf '0x%x' $((mib << 20))) ;;
-etr-sg*k) # An N KiB buffer (mk/variants.mk's layout runs: the decode and its
+etr-sg*m|etr-sg*k)
+	# An N MiB buffer, wrapped: the panic save's cost (make e2e-hw-cost).
+	# An N KiB one: mk/variants.mk's layout runs (the decode and its
 	# oracles cost time in proportion to the trace, not the layout).
-	kib=${sink#etr-sg} kib=${kib%k}
-	dev=tmc_etr0 capacity=$((kib << 10)) buf_size=$(printf '0x%x' $((kib << 10))) ;;
+	n=${sink#etr-sg} bits=10
+	[ "${n%m}" = "$n" ] || bits=20
+	n=${n%[km]}
+	dev=tmc_etr0 capacity=$((n << bits)) buf_size=$(printf '0x%x' $((n << bits))) ;;
 etb10)    dev=etb0 capacity=16384 ;;
 etb10-unaligned)
 	dev=etb0 capacity=16384 qemu_args="-global coresight-etb10.stop-skew=2" ;;
