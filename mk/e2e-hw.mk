@@ -41,11 +41,14 @@ E2E_HW           := $(BUILD)/e2e-hw
 # (check_exec.py --modules: run for run as in vmlinux) up to the faulting
 # instruction, which check_stop.py finds from the console's oops, sysfs's
 # .text address (init's insmod line) and the .ko's symbols.
-# exec-etr-sg-bug: a BUG(); its tracer stops at report_bug(), before the
-# "kernel BUG at" lines (kernel patch 0041).  exec-etr-sg-warnsysrq: a WARN()
-# and then sysrq-c; the tracer that stopped at report_bug() for the WARN
-# starts again where the break handler skips the BRK (0040-0041), and the
-# panic is in the trace.
+# exec-etr-sg-bug: a BUG(); the break handler tells the die notifiers
+# before report_bug() prints "kernel BUG at" (DIE_BUG, kernel patch 0042);
+# its tracer stops at the registry's notifier, coresight_kdump_die(), which
+# stops the sinks there (0043: before panic(), by the ETR's FlushMan).
+# exec-etr-sg-warnsysrq: a WARN() and then sysrq-c; the tracer that stopped
+# at the notifier for the WARN starts again where the break handler skips
+# the BRK (0040-0041, 0043), the sinks were not stopped, and the panic is in
+# the trace.
 E2E_HW_EXEC      := exec-etr-sg-sysrq exec-etr-sg-rsbb-oops \
 		    exec-etr-sg-cti-sysrq exec-etr-sg-ete-sysrq exec-trbe-perfcpus-sysrq \
 		    exec-etr-catu-sysrq exec-etr-sg-cti-perfcpus-sysrq exec-etr-sg-modoops \
@@ -193,8 +196,8 @@ E2E_HW_STOP_CHECK := exec-etr-sg-sysrq exec-etr-sg-rsbb-oops \
 		     exec-etr-sg-ete-sysrq exec-trbe-perfcpus-sysrq exec-etr-catu-sysrq \
 		     exec-etr-sg-modoops exec-etr-sg-bug exec-etr-sg-warnsysrq
 E2E_HW_STOP_OPTS_exec-etr-sg-sysrq     := --max-own 2000
-E2E_HW_STOP_OPTS_exec-etr-sg-bug       := --max-own 2000
-E2E_HW_STOP_AT_exec-etr-sg-bug         := report_bug
+E2E_HW_STOP_OPTS_exec-etr-sg-bug       := --max-own 2000 --sink-stop-early
+E2E_HW_STOP_AT_exec-etr-sg-bug         := coresight_kdump_die
 E2E_HW_STOP_OPTS_exec-etr-sg-warnsysrq := --max-own 2000
 E2E_HW_STOP_OPTS_exec-etr-sg-modoops   := --max-own 10000 --sink-stop-early
 E2E_HW_STOP_OPTS_exec-etr-catu-sysrq   := --max-own 2000
