@@ -7,6 +7,7 @@
 
 #include "core/diag.h"
 #include "core/fileio.h"
+#include "core/trace_id.h"
 #include "format/snapshot.h"
 
 /* A text file being composed in memory, written atomically at the end. */
@@ -96,18 +97,34 @@ static enum csd_err write_etm(const struct csd_dump *d, const struct csd_etm *et
 	return text_commit(&t, dir, name);
 }
 
-/* The sink @etm's trace is in: a raw one of its own, else the first formatted one. */
+/*
+ * The sink @etm's trace is in: one of its own (raw, or formatted and its
+ * record names @etm its one source: an ETF per CPU that did not wrap), else
+ * the first formatted one that names no one source (a shared sink), else
+ * the first formatted one.
+ */
 static size_t etm_sink(const struct csd_dump *d, const struct csd_etm *etm)
 {
-	size_t i, formatted = d->n_sinks;
+	size_t i, shared = d->n_sinks, formatted = d->n_sinks;
+	uint8_t id = csd_etm_trace_id(etm);
 
 	for (i = 0; i < d->n_sinks; i++) {
-		if (!(d->sinks[i].flags & CSD_F_FORMATTED) && d->sinks[i].source_known &&
-		    d->sinks[i].source_id == csd_etm_trace_id(etm))
+		const struct csd_sink *s = &d->sinks[i];
+
+		if (!(s->flags & CSD_F_FORMATTED)) {
+			if (s->source_known && s->source_id == id)
+				return i;
+			continue;
+		}
+		if (csd_trace_id_valid(id) && s->one_source == id)
 			return i;
-		if ((d->sinks[i].flags & CSD_F_FORMATTED) && formatted == d->n_sinks)
+		if (!s->one_source && shared == d->n_sinks)
+			shared = i;
+		if (formatted == d->n_sinks)
 			formatted = i;
 	}
+	if (shared < d->n_sinks)
+		return shared;
 	return formatted < d->n_sinks ? formatted : 0;
 }
 

@@ -32,12 +32,18 @@ lister_seq() {
 	out=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 	rm -f "$out.ppl"	# trc_pkt_lister appends to its log file
 	# It lists one buffer (the first, or -src_name's): a snapshot of raw
-	# buffers only, one per trace unit (a sink per CPU), is listed buffer by
+	# buffers only, one per trace unit (a sink per CPU), or whose trace
+	# units each have a buffer of their own ([source_buffers]; an ETF per
+	# CPU keeps its frames when it did not wrap), is listed buffer by
 	# buffer into the one log.
 	local names
-	names=$(awk -F= '/^\[buffer/ { b = 1 } b && $1 == "name" { n = n " " $2 }
+	names=$(awk -F= '/^\[/ { b = 0; s = 0 } /^\[buffer/ { b = 1 }
+		/^\[source_buffers\]/ { s = 1 }
+		b && $1 == "name" { n = n " " $2 }
 		b && $1 == "format" && $2 != "source_data" { raw = -1 }
-		END { c = split(n, x, " "); if (raw == 0 && c > 1) print n }' "$snap/trace.ini")
+		s && NF == 2 { if (own[$2]++) shared = 1; o = o " " $2; c++ }
+		END { if (raw == 0 && split(n, x, " ") > 1) print n
+		      else if (c > 1 && !shared) print o }' "$snap/trace.ini")
 	if [ -n "$names" ]; then
 		for n in $names; do
 			(cd "$(dirname "$out")" && trc_pkt_lister -ss_dir "$snap" -decode \
