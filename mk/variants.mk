@@ -2,9 +2,9 @@
 # (kernel/configs/hw/layout.config: 4K pages, 48-bit VA, KASLR built in):
 # the kaslr48 runs boot it without nokaslr.  Each fragment of
 # kernel/configs/variants/ replaces that layout in a build tree of its own,
-# and is built without lockdep (kernel/configs/distro/nolockdep.config), as
-# distributions build their kernels; kernel-hw keeps it for the panic path's
-# lock checks.
+# and is built without lockdep (kernel/configs/distro/nolockdep.config) and
+# with tickless idle (distro/ticks.config), as distributions build their
+# kernels; kernel-hw keeps lockdep for the panic path's lock checks.
 #
 #   make kernel-hw-VARIANT   e.g. kernel-hw-pages16k48 (kernel-hw-kaslr48
 #                            is kernel-hw)
@@ -16,8 +16,8 @@
 
 KERNEL_VARIANTS := $(basename $(notdir $(wildcard kernel/configs/variants/*.config)))
 KVAR_RUNS       := kaslr48 $(KERNEL_VARIANTS)
-KVAR_FRAGMENTS  := $(filter-out %/hw/layout.config,$(KERNEL_HW_FRAGMENTS)) \
-		   kernel/configs/distro/nolockdep.config
+KVAR_DISTRO     := kernel/configs/distro/nolockdep.config kernel/configs/distro/ticks.config
+KVAR_FRAGMENTS  := $(filter-out %/hw/layout.config,$(KERNEL_HW_FRAGMENTS)) $(KVAR_DISTRO)
 
 # KVAR_OUT_V: the build tree of a run that boots another variant's kernel.
 KVAR_OUT_kaslr48 := $(KERNEL_HW_OUT)
@@ -34,7 +34,7 @@ kernel-hw-kaslr48: kernel-hw
 
 $(foreach v,$(KERNEL_VARIANTS),$(call kvar_stamp,$(v))): \
 		$(BUILD)/kernel-hw-%-out/.csdump-kernel.stamp: \
-		kernel/configs/variants/%.config kernel/configs/distro/nolockdep.config \
+		kernel/configs/variants/%.config $(KVAR_DISTRO) \
 		$(KERNEL_INPUTS) | $(DEPS_STAMP)
 	@mkdir -p $(BUILD)
 	$(call kernel_hw_build,$(KVAR_FRAGMENTS) $<,$(@D),Image modules)
@@ -142,7 +142,7 @@ CHECKS += check-crash-extract-kaslr48
 # holds its oops through the 1 MiB ETR to issue 15's bound, as the
 # pages16k48 runs below do on a shared 16 KiB ETF.
 KVAR_OUT_nolockdep := $(BUILD)/kernel-hw-nolockdep-out
-$(call kvar_stamp,nolockdep): kernel/configs/distro/nolockdep.config $(KERNEL_INPUTS) | $(DEPS_STAMP)
+$(call kvar_stamp,nolockdep): $(KVAR_DISTRO) $(KERNEL_INPUTS) | $(DEPS_STAMP)
 	@mkdir -p $(BUILD)
 	$(call kernel_hw_build,$(KVAR_FRAGMENTS) kernel/configs/hw/layout.config,$(@D),Image modules)
 	@touch $@
