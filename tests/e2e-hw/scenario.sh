@@ -54,6 +54,15 @@
 #                      mode (sink trbe only); check_trbe_wrap.py
 #          perfthread  perf, per-thread: the crashing task's own event, and
 #                      100 ms of context switches (sched_yield) before it
+#   -warm  (after the options above, as in exec-etf4k-cti-sync256-warm-oops)
+#          just before the crash, a read into address 0 that the kernel's
+#          uaccess fixup ends (init's efault): the fault path's code is
+#          translated by QEMU before the crash's fault takes it.  TCG
+#          translates code the first time it runs, on the host's clock,
+#          which is also the guest timer's; silicon does not, and the few
+#          hundred instructions from a kernel fault to its stop, which run
+#          with interrupts on, otherwise take a timer interrupt in about
+#          half the runs (tests/e2e-hw/README.md)
 #   CRASH  sysrq       sysrq-c, process context
 #          softlockup  a soft lockup (LKDTM SOFTLOCKUP) with softlockup_panic=1:
 #                      the watchdog's hrtimer panics, in hard-IRQ context
@@ -104,6 +113,8 @@ case $sink in *-ete|*-ete-*)
 	cti="$cti,coresight-ete=on" sink=${sink/-ete/} src=ete
 	export E2E_CPU=${E2E_CPU:-max} ;;
 esac
+warm=
+case $sink in *-warm) warm=1 sink=${sink%-warm} ;; esac
 case $sink in
 *-perfcpus)   session=cpus sink=${sink%-perfcpus} ;;
 *-perfthread) session=thread sink=${sink%-perfthread} ;;
@@ -337,6 +348,7 @@ fi
 	fi
 	[ -n "$aux_read" ] || echo "kexec"
 	[ -z "$setup" ] || echo "$setup"
+	[ -z "$warm" ] || echo "efault /proc/version"
 	echo "log crashing: $crash"
 	echo "$crash"
 	echo "sleep 5000"

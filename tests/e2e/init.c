@@ -20,6 +20,9 @@
  *                         /capture/Image, /capture/initrd, /capture/cmdline
  *   sleep MS              sleep MS milliseconds
  *   pin CPU               run on CPU only from now on (sched_setaffinity)
+ *   efault PATH           read PATH into address 0, which nothing maps: the
+ *                         kernel's copy to user space faults, and the fault
+ *                         path ends in the uaccess fixup (EFAULT), no oops
  *   ls DIR                print DIR's entries, sorted, on one console line
  *   perf SINK cpus|thread open the cs_etm PMU as perf record does (the sink
  *                         by its hash in cs_etm/sinks/SINK, or none for
@@ -275,6 +278,27 @@ static void cmd_pin(int cpu)
 	say("running on CPU %d", sched_getcpu());
 }
 
+/*
+ * The kernel's fault path (el1_abort() to __do_kernel_fault()) runs once,
+ * and ends in the exception table's fixup: read() returns EFAULT.
+ */
+static void cmd_efault(const char *path)
+{
+	void *volatile nowhere = NULL;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		fail("efault: open %s: %s", path, strerror(errno));
+	n = read(fd, nowhere, 16);
+	if (n != -1 || errno != EFAULT)
+		fail("efault: read of %s into address 0 gave %zd (%s), not EFAULT",
+		     path, n, n < 0 ? strerror(errno) : "no error");
+	close(fd);
+	say("efault: read of %s into address 0: EFAULT", path);
+}
+
 static int name_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -484,6 +508,8 @@ static void run_script(void)
 			cmd_yield(atol(arg1));
 		} else if (!strcmp(cmd, "pin") && arg1) {
 			cmd_pin(atoi(arg1));
+		} else if (!strcmp(cmd, "efault") && arg1) {
+			cmd_efault(arg1);
 		} else if (!strcmp(cmd, "sleep") && arg1) {
 			struct timespec ts = {
 				.tv_sec = atol(arg1) / 1000,
