@@ -182,14 +182,15 @@ KVAR_STOP_V     := pages16k48
 # on, and QEMU's translation of its code on first use, on the host's
 # clock, let a timer interrupt into its 753-820 instructions in about half
 # the runs (thousands more instructions in the ETF; one lost the oops in a
-# clean-clone CI run); warmed, none in 11 runs.  At 4 KiB a BUG(): its sinks
-# stop at DIE_BUG, before its report (kernel patch 0043; kept in 5 runs of
-# 5, where 3 of 4 were before).  Not an oops at 4 KiB: warmed, kept in 5
-# runs of 7, the other two lost to the ID-less leading run of the wrapped
-# ETF (tests/e2e-hw/README.md).
-KVAR_STOP_RUNS  := etf16k-sysrq etf16k-modirq etf16k-bug etf16k-oops etf16k-modoops etf4k-bug
+# clean-clone CI run); warmed, none in 13 runs.  Not at 4 KiB: a BUG()'s
+# sinks stop at DIE_BUG, before its report (kernel patch 0043), and it was
+# kept in 6 runs of 7 (3 of 4 before), an oops warmed in 5 of 7; each run
+# that lost it lost it to the ID-less leading run of the wrapped ETF, the
+# failing CPU's last run of trace without its trace ID, one of them in a
+# clean-clone CI run (tests/e2e-hw/README.md).
+KVAR_STOP_RUNS  := etf16k-sysrq etf16k-modirq etf16k-bug etf16k-oops etf16k-modoops
 # By hand only (make check-e2e-hw-pages16k48-RUN): the measurements above.
-KVAR_STOP_HAND  := etf16k-softlockup etf4k-oops
+KVAR_STOP_HAND  := etf16k-softlockup etf4k-oops etf4k-bug
 # A BUG(): the tracer stops at the registry's die notifier, which stops
 # the sinks there by FlushMan, before panic() (kernel patch 0043); the CTIs
 # carry the tracer's event from bust_spinlocks() only, which a WARN() does
