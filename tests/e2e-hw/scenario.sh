@@ -88,7 +88,9 @@
 #
 # Outputs under $E2E_OUT/NAME/: console.log, vmcore, models/ (the QEMU
 # models' log; models/etmN.bin every byte ETM N emitted; models/cpuN.ring
-# what vCPU N executed, exec- only), extract/, decode.*, times.
+# what vCPU N executed, exec- only), extract/, snapshot/, decode.jsonl,
+# decode.txt, times; the comparisons' own files too when a check failed,
+# or with E2E_KEEP=1.
 #
 # Environment: run-qemu.sh's (E2E_QEMU: build/qemu's binary), plus E2E_OUT,
 # CSDUMP, ETM4ENC, EXEC_RING (the plugin) and VMLINUX (the guest's);
@@ -518,6 +520,17 @@ if [ "$source" = exec ] && [ "$expect" != none ] && [ "$expect" != failed ] &&
 	else
 		echo "ok    decode: no range runs past its function or to the end of the image"
 	fi
+fi
+# What no later check reads goes once every check here passed (E2E_KEEP=1
+# keeps it): the initramfs, the listings and normal forms the decode was
+# compared with, perf's files; about 350 MB of a 1 MiB real-execution run
+# (a CI machine ran out of disk space with them, 2026-12-07).  The vmcore,
+# the models' log and record, the snapshot and the decode stay for the
+# checks that read this run (mk/e2e-hw.mk, mk/variants.mk).
+if [ "$status" = 0 ] && [ -z "${E2E_KEEP:-}" ]; then
+	rm -rf "$out/stage" "$out/extract-k" "$out/decode.oracle" "$out/decode.oracle.ppl" \
+		"$out/decode.ours" "$out/decode.diff" "$out/decode-extract.jsonl" \
+		"$out/perf-img.data" "$out/perf-img.data.elf" "$out/perf-script.txt"
 fi
 cat "$out/times"
 exit $status
