@@ -20,10 +20,16 @@ include $(sort $(filter-out mk/config.mk,$(wildcard mk/*.mk)))
 
 .PHONY: all check deps clean distclean help
 
-# Run each check target even if one fails, then summarise.
+# Run each check target even if one fails, then summarise.  The tests'
+# verdicts are in $(RESULTS) (HARNESS_VERDICT_ONLY: a failed test is not a
+# failed make target), and with CSDUMP_PRUNE=1 each QEMU scenario's outputs
+# go once the checks that read them passed (mk/config.mk's prune_chain;
+# make check CSDUMP_PRUNE=0 keeps them all).
+CSDUMP_PRUNE ?= 1
 check:
 	@rm -rf $(RESULTS)
-	@rc=0; $(MAKE) --no-print-directory -k $(CHECKS) || rc=$$?; \
+	@rc=0; HARNESS_VERDICT_ONLY=1 $(MAKE) --no-print-directory -k \
+		CSDUMP_PRUNE=$(CSDUMP_PRUNE) CSDUMP_CHECK=1 $(CHECKS) || rc=$$?; \
 	tests/summary.sh $(RESULTS) || exit 1; \
 	if [ $$rc -ne 0 ]; then \
 		echo "make check: a build step outside the tests failed (see above)"; exit 1; \
@@ -31,6 +37,11 @@ check:
 
 deps:
 	@scripts/install-deps.sh
+
+# The check targets, one per line (tests/unit/prune_readers.py).
+.PHONY: list-checks
+list-checks:
+	@printf '%s\n' $(CHECKS)
 
 clean:
 	rm -rf $(BUILD)/host $(BUILD)/results $(BUILD)/logs

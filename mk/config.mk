@@ -15,6 +15,25 @@ SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-
 # tests/harness.sh NAME CMD...: runs one test, records pass/fail under $(RESULTS).
 HARNESS := tests/harness.sh $(RESULTS) $(LOGS)
 
+# Disk: a QEMU scenario leaves 60 to 500 MB (vmcore, the models' record,
+# the decode), and make check runs about 60; a CI machine ran out of space
+# with all of them kept (2026-12-07).  Under make check (CSDUMP_CHECK=1)
+# with CSDUMP_PRUNE=1, a fragment names, per scenario, a goal prune-NAME
+# that depends on every check that reads its outputs and removes them
+# (tests/prune.sh: only when each of those passed); and
+#   $(call prune_chain,FIRSTS,PRUNES)
+# makes the scenario that starts with the i-th target of FIRSTS wait
+# (order-only) for the (i-2)-th of PRUNES, so that a fragment has about two
+# scenarios' outputs at a time.  Without make check, nothing waits.
+# $(call prune_tail,PRUNES): the last two, which no run waits for: the goals
+# a fragment adds to CHECKS (make check reaches the others through the runs).
+PRUNE = $(if $(filter 1,$(CSDUMP_PRUNE)),tests/prune.sh $(RESULTS),:)
+prune_pairs = $(join $(addsuffix :|,$(wordlist 3,$(words $(1)),$(1))), \
+	$(wordlist 1,$(words $(wordlist 3,$(words $(1)),$(1))),$(2)))
+prune_tail = $(wordlist $(words $(wordlist 2,$(words $(1)),$(1))),$(words $(1)),$(1))
+prune_chain = $(if $(and $(filter 1,$(CSDUMP_CHECK)),$(filter 1,$(CSDUMP_PRUNE))), \
+	$(foreach p,$(call prune_pairs,$(1),$(2)),$(eval $(subst :|,: | ,$(p)))))
+
 # Install missing Debian packages once per build tree (the script is idempotent;
 # the stamp only saves a dpkg query on every make).
 DEPS_STAMP := $(BUILD)/.deps-ok

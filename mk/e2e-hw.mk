@@ -252,6 +252,24 @@ $(addprefix check-e2e-hw-stopinfo-,$(E2E_HW_STOPINFO)): check-e2e-hw-stopinfo-%:
 e2e-hw: $(addprefix check-e2e-hw-stopinfo-,$(E2E_HW_STOPINFO))
 CHECKS += $(addprefix check-e2e-hw-stopinfo-,$(E2E_HW_STOPINFO))
 
+# Each scenario's outputs go once the checks above that read them passed
+# (make check; mk/config.mk's prune_chain).
+e2e_hw_readers = e2e-hw-$(1) \
+	$(if $(filter $(1),$(E2E_HW_CAPTURE)),e2e-hw-capture-$(1)) \
+	$(if $(filter $(1),$(E2E_HW_STACK)),e2e-hw-stack-$(1)) \
+	$(if $(filter $(1),$(E2E_HW_STOP_CHECK)),e2e-hw-stop-$(1)) \
+	$(if $(filter $(1),$(E2E_HW_STOPINFO)),e2e-hw-stopinfo-$(1))
+define e2e_hw_prune
+.PHONY: prune-e2e-hw-$(1)
+prune-e2e-hw-$(1): $(addprefix check-,$(call e2e_hw_readers,$(1)))
+	@$$(PRUNE) "$(strip $(call e2e_hw_readers,$(1)))" $(E2E_HW)/$(1) $(E2E_HW)/$(1).in \
+		$(E2E_HW)/capture-$(1)
+endef
+$(foreach s,$(E2E_HW_SCENARIOS),$(eval $(call e2e_hw_prune,$(s))))
+$(call prune_chain,$(addprefix check-e2e-hw-,$(E2E_HW_SCENARIOS)), \
+	$(addprefix prune-e2e-hw-,$(E2E_HW_SCENARIOS)))
+CHECKS += $(call prune_tail,$(addprefix prune-e2e-hw-,$(E2E_HW_SCENARIOS)))
+
 # How much trace the panicking CPU makes between the failure and the sink's
 # stop (issue 13's table; issue 15 is judged by it): real execution, an ETF
 # of 4, 16 and 64 KiB, each crash kind; tests/e2e-hw/oracle/after_fault.py.

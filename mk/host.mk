@@ -95,6 +95,12 @@ check-unit-valgrind: $(HOST)/csdump $(addprefix $(HOST)/tests/,$(UNIT_TESTS))
 	@$(HARNESS) unit-valgrind tests/unit/valgrind.sh $(HOST) tests/unit/valgrind.supp $(SHARED)/traces
 check-unit-install: $(HOST)/csdump
 	@$(HARNESS) unit-install tests/unit/install.sh
+# make check's removal of scenario outputs waits for every check that
+# reads them (Makefile, mk/config.mk's prune_chain).
+.PHONY: check-unit-prune
+check-unit-prune:
+	@$(HARNESS) unit-prune /usr/bin/python3 tests/unit/prune_readers.py .
+CHECKS += check-unit-prune
 
 CHECKS += check-unit-snapshot check-unit-cs-frame check-perf-juno check-unit-registry
 # The Juno capture through a vmcore, decoded by perf (skips without ../shared).

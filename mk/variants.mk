@@ -246,6 +246,30 @@ check-e2e-hw-$(KVAR_STOP_V)-letf-oops: e2e-hw-prep kernel-hw-$(KVAR_STOP_V)
 		$(call kvar_vmlinux,$(KVAR_STOP_V)) $(KVAR_LETF)/console.log oops $(KVAR_LETF)'
 CHECKS += check-e2e-hw-$(KVAR_STOP_V)-letf-oops
 
+# Each run's outputs go once the checks that read them passed (make check;
+# mk/config.mk's prune_chain).  A variant's sysrq run is read by its stack,
+# capture and demo checks (and kaslr48's by the crash extension's).
+KVAR_READERS_kaslr48 := crash-extract-kaslr48
+define kvar_prune
+.PHONY: prune-e2e-hw-$(1)
+prune-e2e-hw-$(1): $(addprefix check-,$(2))
+	@$$(PRUNE) "$(strip $(2))" $(3)
+endef
+$(foreach v,$(KVAR_RUNS),$(eval $(call kvar_prune,$(v), \
+	$(patsubst check-%,%,$(call kvar_checks,$(v))) $(KVAR_READERS_$(v)), \
+	$(addprefix $(call kvar_e2e,$(v))/,$(KVAR_RUN) $(KVAR_RUN).in capture demo))))
+$(eval $(call kvar_prune,pages64k52-va48,e2e-hw-pages64k52-va48 e2e-hw-pages64k52-va48-stack, \
+	$(BUILD)/e2e-hw-pages64k52-va48))
+$(foreach r,$(KVAR_STOP_RUNS),$(eval $(call kvar_prune,$(KVAR_STOP_V)-$(r),e2e-hw-$(KVAR_STOP_V)-$(r), \
+	$(addprefix $(call kvar_e2e,$(KVAR_STOP_V))/,$(call kvar_stop_run,$(r)) \
+		$(call kvar_stop_run,$(r)).in))))
+$(eval $(call kvar_prune,$(KVAR_STOP_V)-letf-oops,e2e-hw-$(KVAR_STOP_V)-letf-oops, \
+	$(KVAR_LETF) $(KVAR_LETF).in))
+KVAR_PRUNED := $(KVAR_RUNS) pages64k52-va48 $(addprefix $(KVAR_STOP_V)-,$(KVAR_STOP_RUNS) letf-oops)
+$(call prune_chain,$(addprefix check-e2e-hw-,$(addsuffix -sysrq,$(KVAR_RUNS)) pages64k52-va48 \
+	$(addprefix $(KVAR_STOP_V)-,$(KVAR_STOP_RUNS) letf-oops)),$(addprefix prune-e2e-hw-,$(KVAR_PRUNED)))
+CHECKS += $(call prune_tail,$(addprefix prune-e2e-hw-,$(KVAR_PRUNED)))
+
 .PHONY: e2e-variants
 e2e-variants: $(foreach v,$(KVAR_RUNS),$(call kvar_checks,$(v))) \
 	check-e2e-hw-pages64k52-va48 check-e2e-hw-pages64k52-va48-stack \

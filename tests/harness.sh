@@ -3,6 +3,10 @@
 # Run one test; its output goes to LOGS/NAME.log (and to the terminal on
 # failure); RESULTS/NAME.pass or RESULTS/NAME.fail records the verdict.
 # Exit status 77 means "skipped" (RESULTS/NAME.skip) and is reported as such.
+# Exits 0 when the test passed or was skipped, 1 when it failed; with
+# HARNESS_VERDICT_ONLY=1 (make check, whose summary reads RESULTS) always 0,
+# so that a failed test does not hold back the checks queued behind its
+# outputs' removal (tests/prune.sh).
 set -u
 results=$1 logs=$2 name=$3
 shift 3
@@ -20,4 +24,5 @@ case $rc in
     echo "FAIL $name (exit $rc, ${secs}s); last lines of $log:"
     tail -n 40 "$log" | sed 's/^/    /' ;;
 esac
+[ "${HARNESS_VERDICT_ONLY:-}" != 1 ] || exit 0
 exit $(( rc == 0 || rc == 77 ? 0 : 1 ))
