@@ -112,13 +112,37 @@ if [ -n "${E2E_LOG_DIR:-}" ]; then
 fi
 rm -f "$out/stage/disk.img"
 truncate -s $((mem + 64))M "$out/stage/disk.img"
+# A run about to time out says what it was doing: each vCPU's pc and lr
+# (the monitor, on a socket) and QEMU's threads (gdb), in $out/hang.txt
+# and at the end of this script's output (hang_report.py).
+pidfile=$out/stage/qemu.pid
+watch_s=$((timeout_s > 60 ? timeout_s - 20 : timeout_s * 2 / 3))
+(
+	end=$(($(date +%s) + watch_s))
+	while [ "$(date +%s)" -lt "$end" ]; do
+		sleep 2
+	done
+	if [ -s "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; then
+		/usr/bin/python3 "$(dirname "$0")/hang_report.py" "$out/stage/monitor.sock" \
+			"$(cat "$pidfile")" ${VMLINUX:+"$VMLINUX"} >"$out/hang.txt" 2>&1
+	fi
+) &
+watcher=$!
 rc=0
 timeout --foreground -k 5 "$timeout_s" "$qemu" "${machine[@]}" \
-	-display none -monitor none -serial "file:$out/console.log" \
+	-display none -monitor "unix:$out/stage/monitor.sock,server=on,wait=off" \
+	-pidfile "$pidfile" -name e2e,debug-threads=on -serial "file:$out/console.log" \
 	-no-reboot -kernel "$E2E_IMAGE" -initrd "$out/stage/first.cpio" \
 	-dtb "$out/stage/e2e.dtb" -append "$cmdline" \
 	-drive "file=$out/stage/disk.img,if=none,format=raw,id=vmcore" \
 	-device virtio-blk-device,drive=vmcore,serial=vmcore </dev/null || rc=$?
+# After a timeout the report is being written (bounded by its own
+# timeouts); otherwise it will not be.
+[ "$rc" = 124 ] || kill "$watcher" 2>/dev/null || true
+wait "$watcher" 2>/dev/null || true
+hang() {
+	[ ! -s "$out/hang.txt" ] || { echo "run-qemu: what the run did before its timeout:"; cat "$out/hang.txt"; } >&2
+}
 
 stage vmcore
 if [ "$rc" = 124 ]; then
@@ -131,6 +155,7 @@ fi
 if ! grep -aq 'e2e-init: vmcore saved' "$out/console.log"; then
 	echo "run-qemu: no vmcore saved (QEMU exit $rc); see $out/console.log" >&2
 	tail -n 30 "$out/console.log" >&2 || true
+	hang
 	stage
 	exit 1
 fi
