@@ -60,10 +60,19 @@ def semantics(repo):
         check(rc == 0 and kept, "prune.sh: one test did not run: kept, exit 0")
 
 
-def commands(repo, tmp):
+def make_env():
+    """The environment of a make of its own: when make check runs this test,
+    its MAKEFLAGS and the variables of its command line (which make also
+    exports) would carry CSDUMP_CHECK=1 into every make below."""
     env = dict(os.environ)
-    env.pop("MAKEFLAGS", None)
-    env.pop("MAKELEVEL", None)
+    for k in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES", "CSDUMP_CHECK",
+              "CSDUMP_PRUNE", "HARNESS_VERDICT_ONLY"):
+        env.pop(k, None)
+    return env
+
+
+def commands(repo, tmp):
+    env = make_env()
     checks = subprocess.run(["make", "-s", "--no-print-directory", "list-checks"],
                             cwd=repo, capture_output=True, text=True, env=env,
                             check=True).stdout.split()
@@ -108,11 +117,11 @@ def readers(repo):
         check(bad == 0, "every test that reads a pruned path is among that prune's readers")
         db = subprocess.run(["make", "-n", "-p", "CSDUMP_CHECK=1", "CSDUMP_PRUNE=1",
                              "RESULTS=" + results, "list-checks"], cwd=repo,
-                            capture_output=True, text=True).stdout
+                            capture_output=True, text=True, env=make_env()).stdout
         chained = len(re.findall(r"^check-e2e-hw-\S+:.*\| prune-e2e-hw-", db, re.M))
         check(chained >= 20, "%d scenario run(s) wait for the prune of an earlier one" % chained)
         db = subprocess.run(["make", "-n", "-p", "RESULTS=" + results, "list-checks"],
-                            cwd=repo, capture_output=True, text=True).stdout
+                            cwd=repo, capture_output=True, text=True, env=make_env()).stdout
         chained = len(re.findall(r"^check-e2e-hw-\S+:.*\| prune-e2e-hw-", db, re.M))
         check(chained == 0, "outside make check no run waits for a prune (%d)" % chained)
 
