@@ -70,8 +70,11 @@ E2E_HW_CAPTURE   := exec-etr-sg-sysrq etf-perfcpus-sysrq etr-sg-perfcpus-sysrq \
 E2E_HW_ENV = E2E_IMAGE=$(KERNEL_HW_IMAGE) E2E_CPIO=$(KERNEL_HW_OUT)/usr/gen_init_cpio \
 	     E2E_INIT=$(E2E_INIT) E2E_DTSI= E2E_QEMU=$(QEMU_BIN) \
 	     E2E_OUT=$(E2E_HW) CSDUMP=$(HOST)/csdump ETM4ENC=$(ENC)/etm4enc \
-	     EXEC_RING=$(EXEC_RING) \
+	     EXEC_RING=$(EXEC_RING) E2E_HW_EXEC_LOCK=$(abspath $(E2E_HW_EXEC_LOCK)) \
 	     VMLINUX=$(KERNEL_HW_VMLINUX)
+# One real-execution guest at a time (scenario.sh): two side by side on
+# two cores hung (tests/e2e-hw/README.md, 2026-12-07).
+E2E_HW_EXEC_LOCK := $(BUILD)/.e2e-hw-exec.lock
 
 # make demo: the exec-etr-sg-sysrq scenario without QEMU's record of
 # execution and without the checks, then csdump's decode of it

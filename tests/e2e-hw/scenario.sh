@@ -94,7 +94,9 @@
 #
 # Environment: run-qemu.sh's (E2E_QEMU: build/qemu's binary), plus E2E_OUT,
 # CSDUMP, ETM4ENC, EXEC_RING (the plugin) and VMLINUX (the guest's);
-# E2E_HW_LAYOUT: VMCOREINFO's layout keys the run must show (mk/variants.mk);
+# E2E_HW_EXEC_LOCK: a lock file that real-execution runs hold while QEMU
+# runs (mk/e2e-hw.mk's); E2E_HW_LAYOUT: VMCOREINFO's layout keys the run
+# must show (mk/variants.mk);
 # E2E_HW_NO_DECODE=1 skips the decode check (make e2e-hw-cost: minutes per
 # MiB in trc_pkt_lister); E2E_HW_QUICK=1 makes only the vmcore (make demo:
 # no record of execution, no check).
@@ -359,6 +361,12 @@ e2e_prep=$(printf '%.1f' "$(echo "$(date +%s.%N) - $t0" | bc)")
 
 # QEMU's own log of the ETMs' register accesses: the oracle of the records;
 # and of the guest's accesses the models refused (-d guest_errors).
+# Real execution: one such guest at a time where E2E_HW_EXEC_LOCK names a
+# lock file (make check's), the QEMU run only.  Two at once on the two
+# cores of a CI machine, each with six vCPUs traced and recorded, hung
+# side by side twice on 2026-12-07: vCPUs spinning on a lock whose holder
+# was always in an interrupt handler (tests/e2e-hw/README.md).
+[ "$source" != exec ] || export E2E_QEMU_LOCK=${E2E_HW_EXEC_LOCK:-}
 E2E_MACHINE=",coresight=on$machine$trace_opt,coresight-log=$out/models" \
 E2E_QEMU_ARGS="-trace coresight_etm4_read -trace coresight_etm4_write -trace coresight_trbe_enable -trace coresight_trbe_event -trace coresight_catu_write -d guest_errors -D $out/models/qemu.log $qemu_args" \
 E2E_LOG_DIR=$out/models \

@@ -23,6 +23,9 @@
 #   E2E_QEMU_ARGS more QEMU arguments, split on white space
 #   E2E_LOG_DIR   a directory made after OUT_DIR is emptied (for QEMU's own
 #                 logs, e.g. the emulated CoreSight models')
+#   E2E_QEMU_LOCK a lock file (flock) held while QEMU runs: runs given the
+#                 same one run one at a time; E2E_TIMEOUT counts from when
+#                 QEMU starts
 #
 # SCRIPT is the first kernel's /e2e/script (see init.c), PAYLOAD_DIR's files
 # go to /payload/.  Writes OUT_DIR/console.log (both kernels), OUT_DIR/vmcore
@@ -118,6 +121,10 @@ truncate -s $((mem + 64))M "$out/stage/disk.img"
 pidfile=$out/stage/qemu.pid
 watch_s=$((timeout_s > 60 ? timeout_s - 20 : timeout_s * 2 / 3))
 (
+	# From QEMU's start: it may wait for E2E_QEMU_LOCK first.
+	until [ -s "$pidfile" ]; do
+		sleep 1
+	done
 	end=$(($(date +%s) + watch_s))
 	while [ "$(date +%s)" -lt "$end" ]; do
 		sleep 2
@@ -129,7 +136,7 @@ watch_s=$((timeout_s > 60 ? timeout_s - 20 : timeout_s * 2 / 3))
 ) &
 watcher=$!
 rc=0
-timeout --foreground -k 5 "$timeout_s" "$qemu" "${machine[@]}" \
+${E2E_QEMU_LOCK:+flock "$E2E_QEMU_LOCK"} timeout --foreground -k 5 "$timeout_s" "$qemu" "${machine[@]}" \
 	-display none -monitor "unix:$out/stage/monitor.sock,server=on,wait=off" \
 	-pidfile "$pidfile" -name e2e,debug-threads=on -serial "file:$out/console.log" \
 	-no-reboot -kernel "$E2E_IMAGE" -initrd "$out/stage/first.cpio" \
