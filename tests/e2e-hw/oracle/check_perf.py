@@ -20,8 +20,12 @@ With --modules the guest ran module code, which `csdump perf` does not
 give perf (it maps the kernel image only): a module calling the kernel
 with a direct branch gives perf's decoder no address, so it resumes at the
 trace's next address, later in the kernel.  A perf branch from where the
-record goes into such code may then go to any later run start of the
-record (within RESYNC_RUNS runs), and the search goes on from there.
+record goes into such code may then go to any later instruction of the
+record (within RESYNC_RUNS runs), and the search goes on from its run:
+that next address is a run's start, or, where it is a synchronization's
+(an A-Sync every 256 bytes in the sync256 runs), any instruction of one
+(exec-etf16k-cti-sync256-warm-modoops, 2026-12-07: strim()'s return to
+the module resumed at vprintk_emit+0x4c, the last instruction of a run).
 
 perf reads the code from the image `csdump perf --vmlinux` writes (vmlinux
 with the kernel text as it ran laid over it): given vmlinux itself, perf
@@ -93,7 +97,7 @@ def main():
                 k += 1
             elif a.modules and at_src and gap[i + 1]:
                 j = next((j for j in range(i + 1, min(len(orc), i + 1 + RESYNC_RUNS))
-                          if orc[j][0] == dst), None)
+                          if orc[j][0] <= dst < orc[j][1]), None)
                 if j is not None:
                     k += 1
                     i = j - 1
