@@ -27,7 +27,14 @@ HARNESS := tests/harness.sh $(RESULTS) $(LOGS)
 # scenarios' outputs at a time.  Without make check, nothing waits.
 # $(call prune_tail,PRUNES): the last two, which no run waits for: the goals
 # a fragment adds to CHECKS (make check reaches the others through the runs).
+# $(call prune_goal,NAME,READERS,PATHS): prune-NAME, after check-READER for
+# each READER (a test's name), removes PATHS.
 PRUNE = $(if $(filter 1,$(CSDUMP_PRUNE)),tests/prune.sh $(RESULTS),:)
+define prune_goal
+.PHONY: prune-$(1)
+prune-$(1): $(addprefix check-,$(2))
+	@$$(PRUNE) "$(strip $(2))" $(strip $(3))
+endef
 prune_pairs = $(join $(addsuffix :|,$(wordlist 3,$(words $(1)),$(1))), \
 	$(wordlist 1,$(words $(wordlist 3,$(words $(1)),$(1))),$(2)))
 prune_tail = $(wordlist $(words $(wordlist 2,$(words $(1)),$(1))),$(words $(1)),$(1))

@@ -262,13 +262,8 @@ e2e_hw_readers = e2e-hw-$(1) \
 	$(if $(filter $(1),$(E2E_HW_STACK)),e2e-hw-stack-$(1)) \
 	$(if $(filter $(1),$(E2E_HW_STOP_CHECK)),e2e-hw-stop-$(1)) \
 	$(if $(filter $(1),$(E2E_HW_STOPINFO)),e2e-hw-stopinfo-$(1))
-define e2e_hw_prune
-.PHONY: prune-e2e-hw-$(1)
-prune-e2e-hw-$(1): $(addprefix check-,$(call e2e_hw_readers,$(1)))
-	@$$(PRUNE) "$(strip $(call e2e_hw_readers,$(1)))" $(E2E_HW)/$(1) $(E2E_HW)/$(1).in \
-		$(E2E_HW)/capture-$(1)
-endef
-$(foreach s,$(E2E_HW_SCENARIOS),$(eval $(call e2e_hw_prune,$(s))))
+$(foreach s,$(E2E_HW_SCENARIOS),$(eval $(call prune_goal,e2e-hw-$(s),$(call e2e_hw_readers,$(s)), \
+	$(E2E_HW)/$(s) $(E2E_HW)/$(s).in $(E2E_HW)/capture-$(s))))
 $(call prune_chain,$(addprefix check-e2e-hw-,$(E2E_HW_SCENARIOS)), \
 	$(addprefix prune-e2e-hw-,$(E2E_HW_SCENARIOS)))
 CHECKS += $(call prune_tail,$(addprefix prune-e2e-hw-,$(E2E_HW_SCENARIOS)))

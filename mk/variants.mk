@@ -250,11 +250,7 @@ CHECKS += check-e2e-hw-$(KVAR_STOP_V)-letf-oops
 # mk/config.mk's prune_chain).  A variant's sysrq run is read by its stack,
 # capture and demo checks (and kaslr48's by the crash extension's).
 KVAR_READERS_kaslr48 := crash-extract-kaslr48
-define kvar_prune
-.PHONY: prune-e2e-hw-$(1)
-prune-e2e-hw-$(1): $(addprefix check-,$(2))
-	@$$(PRUNE) "$(strip $(2))" $(3)
-endef
+kvar_prune = $(call prune_goal,e2e-hw-$(1),$(2),$(3))
 $(foreach v,$(KVAR_RUNS),$(eval $(call kvar_prune,$(v), \
 	$(patsubst check-%,%,$(call kvar_checks,$(v))) $(KVAR_READERS_$(v)), \
 	$(addprefix $(call kvar_e2e,$(v))/,$(KVAR_RUN) $(KVAR_RUN).in capture demo))))
