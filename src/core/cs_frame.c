@@ -83,6 +83,94 @@ int csd_frames_demux_one(const uint8_t *buf, size_t len, uint8_t id, struct csd_
 	return demux(buf, len, id, s);
 }
 
+/* Append @b to *@p; -1 when out of memory. */
+static int lead_put(uint8_t **p, size_t *n, size_t *cap, uint8_t b)
+{
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 256;
+		uint8_t *q = realloc(*p, c);
+
+		if (!q)
+			return -1;
+		*p = q;
+		*cap = c;
+	}
+	(*p)[(*n)++] = b;
+	return 0;
+}
+
+int csd_frames_lead(const uint8_t *buf, size_t len, uint8_t **lead, size_t *lead_len,
+		    size_t *at)
+{
+	size_t off = 0, n = 0, cap = 0;
+	uint8_t *p = NULL;
+
+	while (off + CSD_FRAME_SIZE <= len && is_sync_frame(buf + off))
+		off += CSD_FRAME_SIZE;
+	*at = off;
+	for (; off + CSD_FRAME_SIZE <= len && !is_sync_frame(buf + off); off += CSD_FRAME_SIZE) {
+		const uint8_t *f = buf + off;
+
+		for (int i = 0; i < 8; i++) {
+			uint8_t b = f[2 * i], flag = (f[15] >> i) & 1;
+
+			if (b & 1) {
+				/* Flag set: the byte after the change is still the lead's. */
+				if (flag && i < 7 && lead_put(&p, &n, &cap, f[2 * i + 1]))
+					goto nomem;
+				goto done;
+			}
+			if (lead_put(&p, &n, &cap, (uint8_t)(b | flag)) ||
+			    (i < 7 && lead_put(&p, &n, &cap, f[2 * i + 1])))
+				goto nomem;
+		}
+	}
+done:
+	if (!n) {
+		free(p);
+		p = NULL;
+	}
+	*lead = p;
+	*lead_len = n;
+	return 0;
+nomem:
+	free(p);
+	return -1;
+}
+
+/* The frame that gives what follows it to @id: null-ID padding, then @id. */
+static void claim_frame(uint8_t *f, uint8_t id)
+{
+	/* Slot 0: to the null ID; bytes 1-13 its data, zeros; slot 7: to @id. */
+	memset(f, 0, CSD_FRAME_SIZE);
+	f[0] = 0x01;
+	f[14] = (uint8_t)(id << 1 | 1);
+}
+
+int csd_frames_claim_lead(struct csd_sink *s, uint8_t id)
+{
+	uint8_t *lead, *buf;
+	size_t n, at;
+
+	if (csd_frames_lead(s->data, s->len, &lead, &n, &at))
+		return -1;
+	free(lead);
+	if (at) {
+		/* In place of the barrier: what it says, trace lost, still holds. */
+		claim_frame(s->data + at - CSD_FRAME_SIZE, id);
+		return 0;
+	}
+	buf = malloc(s->len + CSD_FRAME_SIZE);
+	if (!buf)
+		return -1;
+	claim_frame(buf, id);
+	memcpy(buf + CSD_FRAME_SIZE, s->data, s->len);
+	free(s->data);
+	s->data = buf;
+	s->len += CSD_FRAME_SIZE;
+	return 0;
+}
+
 void csd_streams_free(struct csd_streams *s)
 {
 	for (int i = 0; i < CSD_TRACE_ID_MAX; i++)

@@ -42,6 +42,26 @@ int csd_frames_demux_one(const uint8_t *buf, size_t len, uint8_t id, struct csd_
 void csd_streams_free(struct csd_streams *s);
 
 /*
+ * The bytes of @buf (@len bytes of frames) before its first trace ID change:
+ * in a wrapped buffer, the end of a run of one source whose ID the wrap
+ * overwrote (a formatter writes an ID only when the source changes).  Frame
+ * syncs at the start are skipped; *@at is the offset of the first frame
+ * after them.  *@lead (malloc'ed, NULL when there are none) and *@lead_len
+ * get the bytes.  Returns 0, or -1 when out of memory.
+ */
+int csd_frames_lead(const uint8_t *buf, size_t len, uint8_t **lead, size_t *lead_len,
+		    size_t *at);
+/*
+ * Give the leading bytes of formatted sink @s (csd_frames_lead()) to trace ID
+ * @id with one frame that holds data of the null ID 0 (which decoders
+ * discard) and, in its last slot, an ID change to @id.  It takes the place
+ * of the last frame sync before them (the barrier a driver writes where a
+ * wrapped buffer starts: the sink keeps its size), or goes in front of the
+ * buffer when there is none.  Returns 0, or -1 when out of memory.
+ */
+int csd_frames_claim_lead(struct csd_sink *s, uint8_t id);
+
+/*
  * A formatted sink whose record names its one source (@s->one_source) and
  * whose frames hold no trace ID at all (one source's wrapped buffer: an ETF
  * per CPU) becomes a raw sink of that source, its bytes taken out of the

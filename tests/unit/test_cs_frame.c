@@ -5,6 +5,7 @@
  * changes with and without the delayed-change flag, data low bits in byte
  * 15), a barrier frame, and format -> demux round trips of every length.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/cs_frame.h"
@@ -122,10 +123,86 @@ static void test_one_source(void)
 	free(f);
 }
 
+/*
+ * A wrapped buffer's bytes before its first ID change (the barrier first, or
+ * not), and the frame that gives them to an ID: the same bytes come out of
+ * the demultiplexer as that ID's, the rest as before, and the null ID's
+ * padding as no one's.
+ */
+static void test_lead(void)
+{
+	/*
+	 * Frame 1: no ID: 0x10 0x11 0x12 (aux bit 1) 0x13 ... 0x1d; slot 7 its
+	 * own data 0x1e.  Frame 2: 0x20 0x21; slot 1 an ID change to 0x14 with
+	 * the delayed flag (aux bit 1), so 0x23 is still the lead's; then 0x24
+	 * 0x25 ... of 0x14.
+	 */
+	static const uint8_t lead_want[] = {
+		0x10, 0x11, 0x13, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19,
+		0x1a, 0x1b, 0x1c, 0x1d, 0x1e, 0x20, 0x21, 0x23,
+	};
+	static const uint8_t id14_want[] = {
+		0x24, 0x25, 0x26, 0x27, 0x28, 0x29, 0x2a, 0x2b, 0x2c, 0x2d, 0x2e,
+	};
+	uint8_t buf[48], *lead;
+	size_t n, at;
+
+	memset(buf, 0xff, 16);
+	for (int i = 0; i < 4; i++)
+		buf[4 * i + 3] = 0x7f;			/* the barrier */
+	for (int i = 0; i < 15; i++)
+		buf[16 + i] = (uint8_t)(0x10 + i);
+	buf[16 + 2] = 0x12;
+	buf[16 + 15] = 0x02;				/* 0x12's low bit: 0x13 */
+	for (int i = 0; i < 15; i++)
+		buf[32 + i] = (uint8_t)(0x20 + i);
+	buf[32 + 2] = 0x14 << 1 | 1;			/* to 0x14, after 0x22 */
+	buf[32 + 15] = 0x02;
+	CHECK(csd_frames_lead(buf, sizeof(buf), &lead, &n, &at) == 0, "lead");
+	CHECK(at == 16, "after the barrier: %zu", at);
+	CHECK(n == sizeof(lead_want) && lead && !memcmp(lead, lead_want, n),
+	      "the lead: %zu bytes of %zu", n, sizeof(lead_want));
+	free(lead);
+
+	for (int barrier = 1; barrier >= 0; barrier--) {
+		const uint8_t *in = barrier ? buf : buf + 16;
+		size_t len = barrier ? sizeof(buf) : sizeof(buf) - 16;
+		struct csd_sink sink = { .flags = CSD_F_FORMATTED, .len = len };
+		struct csd_streams s = { 0 };
+
+		sink.data = malloc(len);
+		memcpy(sink.data, in, len);
+		CHECK(csd_frames_claim_lead(&sink, 0x12) == 0, "claim");
+		CHECK(sink.len == (barrier ? len : len + 16), "length %zu (barrier %d)",
+		      sink.len, barrier);
+		CHECK(csd_frames_demux(sink.data, sink.len, &s) == 0, "demux");
+		CHECK(s.len[0x12] == sizeof(lead_want) &&
+		      !memcmp(s.data[0x12], lead_want, sizeof(lead_want)),
+		      "the lead is 0x12's: %zu bytes (barrier %d)", s.len[0x12], barrier);
+		CHECK(s.len[0x14] == sizeof(id14_want) &&
+		      !memcmp(s.data[0x14], id14_want, sizeof(id14_want)),
+		      "0x14's bytes as they were: %zu", s.len[0x14]);
+		CHECK(csd_frames_lead(sink.data, sink.len, &lead, &n, &at) == 0 && !n && !lead,
+		      "no lead left: %zu bytes", n);
+		csd_streams_free(&s);
+		free(sink.data);
+	}
+
+	/* Frame 2 alone has 3; a buffer that starts with an ID has none. */
+	CHECK(csd_frames_lead(buf + 32, 16, &lead, &n, &at) == 0 && n == 3 && lead &&
+	      lead[2] == 0x23 && !at, "frame 2 alone: 0x20 0x21 0x23, %zu bytes", n);
+	free(lead);
+	buf[32] = 0x21;
+	buf[32 + 15] = 0;
+	CHECK(csd_frames_lead(buf + 32, 16, &lead, &n, &at) == 0 && !n && !lead,
+	      "an ID in slot 0: no lead, %zu", n);
+}
+
 int main(void)
 {
 	test_hand_frame();
 	test_round_trip();
 	test_one_source();
+	test_lead();
 	return test_result("test_cs_frame");
 }
