@@ -127,6 +127,11 @@ check-unit-stack: $(HOST_SAN)/tests/test_stack
 	@$(HARNESS) unit-stack env $(SAN_ENV) $<
 
 CHECKS += check-unit-stack
+# Whose a wrapped sink's ID-less leading bytes are (decode/lead.h).
+.PHONY: check-unit-lead
+check-unit-lead: $(HOST_SAN)/tests/test_lead
+	@$(HARNESS) unit-lead env $(SAN_ENV) $<
+CHECKS += check-unit-lead
 # Module code from a vmcore's vmalloc areas, on memory laid out by hand.
 .PHONY: check-unit-modtext
 check-unit-modtext: $(HOST_SAN)/tests/test_modtext

@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "cli/cmds.h"
+#include "decode/lead.h"
 #include "decode/program.h"
 #include "decode/vmlinux.h"
 #include "format/input.h"
@@ -126,6 +127,10 @@ int csd_cli_load(const char *input, const char *vmlinux, struct csd_dump *d,
 		if (err != CSD_OK)
 			return csd_exit_code(err);
 	}
+	/* A wrapped sink's ID-less leading bytes, when they are the failing CPU's. */
+	err = csd_lead_attribute(d, input);
+	if (err != CSD_OK)
+		return csd_exit_code(err);
 	return st.partial ? CSD_EXIT_PARTIAL : CSD_EXIT_OK;
 }
 
