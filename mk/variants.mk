@@ -183,11 +183,13 @@ KVAR_STOP_V     := pages16k48
 # clock, let a timer interrupt into its 753-820 instructions in about half
 # the runs (thousands more instructions in the ETF; one lost the oops in a
 # clean-clone CI run); warmed, none in 13 runs.  Not at 4 KiB: a BUG()'s
-# sinks stop at DIE_BUG, before its report (kernel patch 0043), and it was
-# kept in 6 runs of 7 (3 of 4 before), an oops warmed in 5 of 7; each run
+# sinks stop at DIE_BUG, before its report (kernel patch 0043); each run
 # that lost it lost it to the ID-less leading run of the wrapped ETF, the
 # failing CPU's last run of trace without its trace ID, one of them in a
-# clean-clone CI run (tests/e2e-hw/README.md).
+# clean-clone CI run.  csdump gives that run to the faulting CPU when its
+# fault is in it (docs/decode.md); then an oops warmed was kept in 8 runs
+# of 9, a BUG() in 6 of 9: the others have the fault in the CPU's
+# attributed bytes before their first A-Sync (tests/e2e-hw/README.md).
 KVAR_STOP_RUNS  := etf16k-sysrq etf16k-modirq etf16k-bug etf16k-oops etf16k-modoops
 # By hand only (make check-e2e-hw-pages16k48-RUN): the measurements above.
 KVAR_STOP_HAND  := etf16k-softlockup etf4k-oops etf4k-bug
