@@ -105,6 +105,13 @@ check-decode-crash: $(BUILD)/host/csdump $(BUILD)/encoder/etm4enc $(BUILD)/encod
 	@$(HARNESS) decode-crash tests/decode/crash.sh $(BUILD)/host/csdump \
 		$(BUILD)/encoder/etm4enc $(BUILD)/encoder/prog.elf $(abspath $(DECODE_WORK))/crash
 
+# A sink's bytes before its first trace ID are decoded at load in a child
+# too (decode/lead.c): a crash there costs only those bytes.  Plain build.
+.PHONY: check-decode-lead
+check-decode-lead: $(BUILD)/host/csdump $(BUILD)/encoder/etm4enc $(BUILD)/encoder/prog.elf
+	@$(HARNESS) decode-lead tests/decode/lead.sh $(BUILD)/host/csdump \
+		$(BUILD)/encoder/etm4enc $(BUILD)/encoder/prog.elf $(abspath $(DECODE_WORK))/lead
+
 # A raw (source_data) buffer per trace unit, against trc_pkt_lister -src_name.
 check-decode-rawsinks: $(BUILD)/host/csdump $(BUILD)/encoder/etm4enc $(BUILD)/encoder/prog.elf
 	@$(HARNESS) decode-rawsinks tests/decode/rawsinks.sh $(BUILD)/host/csdump \
@@ -182,7 +189,7 @@ check-decode-symbols: $(DECODE_PROBE)
 
 CHECKS += $(DECODE_ORACLE_CHECKS) check-decode-ds5 check-decode-roundtrip check-decode-symbols \
 	check-decode-text check-decode-hostile check-decode-symjson check-decode-valgrind \
-	check-decode-lines check-decode-threads check-decode-image check-decode-crash \
+	check-decode-lines check-decode-threads check-decode-image check-decode-crash check-decode-lead \
 	check-decode-rawsinks check-decode-pipe check-decode-messages check-decode-profile \
 	check-decode-noimage check-decode-ktext check-decode-runaway check-decode-perfimage
 

@@ -106,7 +106,7 @@ static enum csd_err run_child(const struct csd_isolated *j, const struct csd_dec
 		return CSD_OK;
 	*crashed = true;
 	report_crash(j->d, ctl->where, WIFSIGNALED(status) ? WTERMSIG(status) : 0,
-		     j->again ? "" : "; the output stops there");
+		     j->again ? "" : j->lost ? j->lost : "; the output stops there");
 	return CSD_OK;
 }
 

@@ -35,6 +35,8 @@ struct csd_isolated {
 	void (*release)(void *ctx);
 	/* After a crash, decode again with the damage left out (else stop there). */
 	bool again;
+	/* Without again: what a crash costs, for its report (NULL: the output stops there). */
+	const char *lost;
 };
 
 /*

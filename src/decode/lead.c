@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* csdump: give a wrapped sink's ID-less leading bytes to their CPU (lead.h). */
+#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
+#include <sys/mman.h>
 
 #include "core/cs_frame.h"
 #include "core/diag.h"
+#include "decode/isolate.h"
 #include "decode/lead.h"
 
 /*
@@ -53,22 +55,43 @@ int csd_lead_event(void *match, const struct csd_ev *ev)
 	}
 }
 
-/* Do @lead's bytes, decoded as @etm's trace, take its recorded fault? */
-static enum csd_err takes_fault(const struct csd_dump *d, const struct csd_etm *etm,
-				uint8_t *lead, size_t n, bool *found)
+static bool lead_finish(void *ctx)
 {
-	struct csd_sink s = { .data = lead, .len = n, .source_known = true,
-			      .source_id = csd_etm_trace_id(etm) };
-	struct csd_decode_opts o = { .cpu = (int)etm->cpu, .threads = 0 };
-	struct csd_lead_match m = { .fault = etm->stop_addr };
-	struct csd_dump one = *d;
-	enum csd_err err;
+	(void)ctx;
+	return true;
+}
 
-	strcpy(s.name, "leading bytes");
-	one.sinks = &s;
+/*
+ * Do @lead's bytes, decoded as @etm's trace, take its recorded fault?  The
+ * decode runs in a child (isolate.h: the library may crash on damaged
+ * trace), its verdict in shared memory; a crash is reported and is a no.
+ */
+static enum csd_err takes_fault(const struct csd_dump *d, struct csd_sink *s,
+				const struct csd_etm *etm, bool *found)
+{
+	struct csd_dump one = *d;
+	struct csd_isolated j = {
+		.d = &one,
+		.o = { .cpu = (int)etm->cpu, .threads = 0 },
+		.fn = csd_lead_event,
+		.finish = lead_finish,
+		.lost = "; those bytes, before the sink's first trace ID, are left out",
+	};
+	struct csd_lead_match *m;
+	enum csd_err err;
+	bool damaged;
+
+	*found = false;
+	m = mmap(NULL, sizeof(*m), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return CSD_OK;	/* not decoded unprotected: no attribution */
+	*m = (struct csd_lead_match){ .fault = etm->stop_addr };
+	j.fn_ctx = m;
+	one.sinks = s;
 	one.n_sinks = 1;
-	err = csd_decode(&one, &o, csd_lead_event, &m);
-	*found = m.found;
+	err = csd_decode_isolated(&j, &damaged);
+	*found = m->found && !damaged;
+	munmap(m, sizeof(*m));
 	return err;
 }
 
@@ -88,11 +111,15 @@ static enum csd_err attribute_sink(struct csd_dump *d, struct csd_sink *s, const
 	if (csd_frames_lead(s->data, s->len, &lead, &n, &at))
 		return CSD_ERR_NOMEM;
 	for (size_t i = 0; n && i < d->n_etms && err == CSD_OK; i++) {
-		bool found = false;
+		struct csd_sink one = { .data = lead, .len = n, .source_known = true,
+					.source_id = csd_etm_trace_id(&d->etms[i]) };
+		bool found;
 
 		if (!faulted(&d->etms[i]))
 			continue;
-		err = takes_fault(d, &d->etms[i], lead, n, &found);
+		/* Named in a crash report: the sink's bytes before its first ID. */
+		snprintf(one.name, sizeof(one.name), "%.24s (lead)", s->name);
+		err = takes_fault(d, &one, &d->etms[i], &found);
 		if (found) {
 			owner = &d->etms[i];
 			hits++;
