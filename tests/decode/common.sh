@@ -24,6 +24,18 @@ fresh_work() {
 	mkdir -p "$2"
 }
 
+# encoded ENC PROG WORK ARGS...: skip (77) without the project's encoder or
+# PROG; then WORK empty but for WORK/enc, the encoder's trace of PROG
+# (etm4enc's options ARGS).
+encoded() {
+	local enc=$1 prog=$2 work=$3
+	shift 3
+	[ -x "$enc" ] && [ -f "$prog" ] || { echo "skip: no encoder or $prog"; exit 77; }
+	rm -rf "$work"
+	mkdir -p "$work"
+	"$enc" --elf "$prog" -o "$work/enc" "$@" >/dev/null
+}
+
 # lister_seq SNAPSHOT_DIR OUT: trc_pkt_lister's decode, normalised by
 # trace_seq.py, into OUT (its raw listing in OUT.ppl).
 lister_seq() {

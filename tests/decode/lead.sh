@@ -16,11 +16,8 @@
 set -eu
 csdump=$1 enc=$2 prog=$3 work=$4
 . "$(dirname "$0")/common.sh"
-[ -x "$enc" ] && [ -f "$prog" ] || { echo "skip: no encoder or $prog"; exit 77; }
-rm -rf "$work"
-mkdir -p "$work"
+encoded "$enc" "$prog" "$work" --cpus 2 --steps 30000
 fail=0
-"$enc" --elf "$prog" -o "$work/enc" --cpus 2 --steps 30000 >/dev/null
 
 # The extract directories, from the encoder's snapshot (perf's ETMv4
 # blocks for metadata.bin, from its registers).

@@ -16,10 +16,7 @@
 set -eu
 csdump=$1 enc=$2 prog=$3 work=$4
 . "$(dirname "$0")/common.sh"
-[ -x "$enc" ] && [ -f "$prog" ] || { echo "skip: no encoder or $prog"; exit 77; }
-rm -rf "$work"
-mkdir -p "$work"
-"$enc" --elf "$prog" -o "$work/enc" --cpus 1 --steps 200 --ranges "$work/encoded" >/dev/null
+encoded "$enc" "$prog" "$work" --cpus 1 --steps 200 --ranges "$work/encoded"
 snap=$work/enc/snapshot
 read -r base len < <(sed -n 's/^address=//p; s/^length=//p' "$snap/cpu_0.ini" | paste -s -d' ')
 start=$(awk 'NR == 1 { print $3 }' "$work/encoded")
