@@ -77,6 +77,24 @@ def etm_regs(qemu_log):
 
 
 TRBE_ENABLE = re.compile(r"coresight_trbe_enable cpu (\d+): enable ([01]), (\d+) bytes written")
+TRBE_EVENT = re.compile(r"coresight_trbe_event cpu (\d+): TRBSR (0x[0-9a-f]+)")
+TRBSR_S = 1 << 17       # collection stopped (DDI 0487J D10)
+
+
+def trbe_stopped(qemu_log, cpu):
+    """Did CPU's TRBE stop collecting (an event with TRBSR.S, by QEMU's
+    trace event coresight_trbe_event) after its last enable?  Then what its
+    trace unit made after that was discarded."""
+    stopped = False
+    with open(qemu_log, errors="replace") as f:
+        for line in f:
+            m = TRBE_ENABLE.search(line)
+            if m and int(m.group(1)) == cpu and m.group(2) == "1":
+                stopped = False
+            m = TRBE_EVENT.search(line)
+            if m and int(m.group(1)) == cpu and int(m.group(2), 16) & TRBSR_S:
+                stopped = True
+    return stopped
 
 
 def trbe_last_run(qemu_log, cpu):
