@@ -37,16 +37,36 @@ static bool is_sync_frame(const uint8_t *f)
 	return true;
 }
 
-static int demux(const uint8_t *buf, size_t len, uint8_t none, struct csd_streams *s)
+/* Offset of the first frame of @buf after the frame syncs at its start. */
+static size_t first_frame(const uint8_t *buf, size_t len)
+{
+	size_t off = 0;
+
+	while (off + CSD_FRAME_SIZE <= len && is_sync_frame(buf + off))
+		off += CSD_FRAME_SIZE;
+	return off;
+}
+
+/*
+ * Give each data byte of the frames of @buf to its ID's stream in @s, the
+ * bytes before the first ID change (and after a frame sync) to @none.  With
+ * @lead_only, the walk starts after the leading frame syncs and ends at the
+ * first ID change or the next frame sync: the bytes it gives are @none's.
+ */
+static int demux(const uint8_t *buf, size_t len, uint8_t none, bool lead_only,
+		 struct csd_streams *s)
 {
 	uint8_t cur = none;
 
-	for (size_t off = 0; off + CSD_FRAME_SIZE <= len; off += CSD_FRAME_SIZE) {
+	for (size_t off = lead_only ? first_frame(buf, len) : 0;
+	     off + CSD_FRAME_SIZE <= len; off += CSD_FRAME_SIZE) {
 		const uint8_t *f = buf + off;
 		uint8_t aux = f[15];
 
 		s->n_frames++;
 		if (is_sync_frame(f)) {
+			if (lead_only)
+				return 0;
 			s->n_sync++;
 			cur = none;
 			continue;
@@ -66,8 +86,12 @@ static int demux(const uint8_t *buf, size_t len, uint8_t none, struct csd_stream
 			} else {
 				next_owner = cur;
 			}
+			if (lead_only && (b & 1) && !flag)
+				return 0;	/* the lead ends at the ID change */
 			if (i < 7 && put(s, next_owner, f[2 * i + 1]))
 				return -1;
+			if (lead_only && (b & 1))
+				return 0;	/* ...after the byte its flag keeps */
 		}
 	}
 	return 0;
@@ -75,67 +99,33 @@ static int demux(const uint8_t *buf, size_t len, uint8_t none, struct csd_stream
 
 int csd_frames_demux(const uint8_t *buf, size_t len, struct csd_streams *s)
 {
-	return demux(buf, len, NO_ID, s);
+	return demux(buf, len, NO_ID, false, s);
 }
 
 int csd_frames_demux_one(const uint8_t *buf, size_t len, uint8_t id, struct csd_streams *s)
 {
-	return demux(buf, len, id, s);
+	return demux(buf, len, id, false, s);
 }
 
-/* Append @b to *@p; -1 when out of memory. */
-static int lead_put(uint8_t **p, size_t *n, size_t *cap, uint8_t b)
-{
-	if (*n == *cap) {
-		size_t c = *cap ? *cap * 2 : 256;
-		uint8_t *q = realloc(*p, c);
-
-		if (!q)
-			return -1;
-		*p = q;
-		*cap = c;
-	}
-	(*p)[(*n)++] = b;
-	return 0;
-}
+/* Any valid ID: the leading bytes' stream while demux() collects them. */
+#define LEAD_ID 1
 
 int csd_frames_lead(const uint8_t *buf, size_t len, uint8_t **lead, size_t *lead_len,
 		    size_t *at)
 {
-	size_t off = 0, n = 0, cap = 0;
-	uint8_t *p = NULL;
+	struct csd_streams st = { 0 };
 
-	while (off + CSD_FRAME_SIZE <= len && is_sync_frame(buf + off))
-		off += CSD_FRAME_SIZE;
-	*at = off;
-	for (; off + CSD_FRAME_SIZE <= len && !is_sync_frame(buf + off); off += CSD_FRAME_SIZE) {
-		const uint8_t *f = buf + off;
-
-		for (int i = 0; i < 8; i++) {
-			uint8_t b = f[2 * i], flag = (f[15] >> i) & 1;
-
-			if (b & 1) {
-				/* Flag set: the byte after the change is still the lead's. */
-				if (flag && i < 7 && lead_put(&p, &n, &cap, f[2 * i + 1]))
-					goto nomem;
-				goto done;
-			}
-			if (lead_put(&p, &n, &cap, (uint8_t)(b | flag)) ||
-			    (i < 7 && lead_put(&p, &n, &cap, f[2 * i + 1])))
-				goto nomem;
-		}
+	if (demux(buf, len, LEAD_ID, true, &st)) {
+		csd_streams_free(&st);
+		return -1;
 	}
-done:
-	if (!n) {
-		free(p);
-		p = NULL;
-	}
-	*lead = p;
-	*lead_len = n;
+	*at = first_frame(buf, len);
+	*lead = st.len[LEAD_ID] ? st.data[LEAD_ID] : NULL;
+	*lead_len = st.len[LEAD_ID];
+	if (*lead)
+		st.data[LEAD_ID] = NULL;
+	csd_streams_free(&st);
 	return 0;
-nomem:
-	free(p);
-	return -1;
 }
 
 /* The frame that gives what follows it to @id: null-ID padding, then @id. */
@@ -149,12 +139,9 @@ static void claim_frame(uint8_t *f, uint8_t id)
 
 int csd_frames_claim_lead(struct csd_sink *s, uint8_t id)
 {
-	uint8_t *lead, *buf;
-	size_t n, at;
+	size_t at = first_frame(s->data, s->len);
+	uint8_t *buf;
 
-	if (csd_frames_lead(s->data, s->len, &lead, &n, &at))
-		return -1;
-	free(lead);
 	if (at) {
 		/* In place of the barrier: what it says, trace lost, still holds. */
 		claim_frame(s->data + at - CSD_FRAME_SIZE, id);
