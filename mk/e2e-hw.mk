@@ -199,7 +199,7 @@ E2E_HW_STOP_CHECK := exec-etr-sg-sysrq exec-etr-sg-rsbb-oops \
 		     exec-etr-sg-ete-sysrq exec-trbe-perfcpus-sysrq exec-etr-catu-sysrq \
 		     exec-etr-sg-modoops exec-etr-sg-bug exec-etr-sg-warnsysrq
 E2E_HW_STOP_OPTS_exec-etr-sg-sysrq     := --max-own 2000
-E2E_HW_STOP_OPTS_exec-etr-sg-bug       := --max-own 2000 --sink-stop-early
+E2E_HW_STOP_OPTS_exec-etr-sg-bug       := --max-own 2000 --sink-stop-early --max-to-sink-stop 5000
 E2E_HW_STOP_AT_exec-etr-sg-bug         := coresight_kdump_die
 E2E_HW_STOP_OPTS_exec-etr-sg-warnsysrq := --max-own 2000
 E2E_HW_STOP_OPTS_exec-etr-sg-modoops   := --max-own 10000 --sink-stop-early

@@ -189,20 +189,22 @@ KVAR_STOP_V     := pages16k48
 # and since QEMU patch 0017 (a unit sends what it holds when its CPU
 # waits, not at the next flush) the failing CPU's last bytes follow its
 # run instead of the idle units' held bytes: 10 runs of 10.  Not the
-# BUG() at 4 KiB (its sinks stop at DIE_BUG, 206 instructions after the
-# BRK: kernel patch 0043): in 2 runs of 10 another CPU's trace came
-# between the failing CPU's run and its last bytes, in which the BRK came
-# before their first A-Sync (tests/e2e-hw/README.md).
+# BUG() at 4 KiB (its sinks stop at DIE_BUG, 570 instructions after the
+# BRK since kernel patch 0044, 17,248 before): in 3 runs of 24 other
+# CPUs' trace came before the failing CPU's last bytes, in which the BRK
+# came before their first A-Sync (tests/e2e-hw/README.md).
 KVAR_STOP_RUNS  := etf16k-sysrq etf16k-modirq etf16k-bug etf16k-oops etf16k-modoops \
 		   etf4k-oops
 # By hand only (make check-e2e-hw-pages16k48-RUN): the measurements above.
 KVAR_STOP_HAND  := etf16k-softlockup etf4k-bug
 # A BUG(): the tracer stops at the registry's die notifier, which stops
-# the sinks there by FlushMan, before panic() (kernel patch 0043); the CTIs
+# the sinks there by FlushMan, before panic() (kernel patch 0043), at most
+# 2,000 of the failing CPU's instructions after the BRK (570 since 0044's
+# search of the bug table, 17,248 with the walk before it); the CTIs
 # carry the tracer's event from bust_spinlocks() only, which a WARN() does
 # not reach.  The other kinds' sinks stop first by FLUSHIN, the CTIs'.
 KVAR_STOP_AT_bug   := coresight_kdump_die
-KVAR_STOP_SINK_bug := --sink-stop-reason flush --sink-stop-early
+KVAR_STOP_SINK_bug := --sink-stop-reason flush --sink-stop-early --max-to-sink-stop 2000
 # A kernel fault's runs: the fault path translated by QEMU first
 # (scenario.sh -warm).
 KVAR_STOP_OPT_oops    := -warm

@@ -43,7 +43,9 @@ instruction, where the tracer stops, gives no atom unless it branches).
 to_sink_stop=T: from the record, the instructions from the failure to the
 CPU's first call of a sink's stop, tmc_kdump_flush_and_stop() (a TMC) or
 etb_kdump_stop() (an ETB10), at the oops (kernel patch 0027) or in the
-save; --sink-stop-early fails unless that call came before panic().
+save; --sink-stop-early fails unless that call came before panic(), and
+--max-to-sink-stop N unless it came at most N instructions after the
+failure (until then the other CPUs' trace goes on into the sink).
 
 stop_reason=R: what first stopped each sink's capture, by the QEMU models'
 own logs (RING_DIR/<sink>.log, "stop=1 reason=R": flush for a FlushMan
@@ -230,6 +232,7 @@ def main():
     ap.add_argument('--stop-at')
     ap.add_argument('--sink-stop-early', action='store_true')
     ap.add_argument('--sink-stop-reason')
+    ap.add_argument('--max-to-sink-stop', type=int)
     ap.add_argument('args', nargs='+')
     opt = ap.parse_args()
     # Millions of small lists and no cycles among them: the collector
@@ -309,6 +312,7 @@ def main():
             % (kind, cpu, len(sink), len(stream), 'yes' if at is not None else 'no',
                insns, own, len(stream) - first, last))
     before_panic = False
+    to_stop = None
     if rings:
         line += ' executed=' + executed(decode, rings, cpu, kind, vmlinux)
         line += ' to_save=' + to_save(rings, cpu, kind, vmlinux)
@@ -324,6 +328,11 @@ def main():
                  % opt.sink_stop_reason)
     if opt.sink_stop_early and not before_panic:
         sys.exit('after_fault.py: FAIL: the sink did not stop before panic() was called')
+    if opt.max_to_sink_stop is not None and (to_stop is None or
+                                             to_stop > opt.max_to_sink_stop):
+        sys.exit('after_fault.py: FAIL: %s of the failing CPU\'s instructions from the'
+                 ' failure to the sinks\' stop, more than %d'
+                 % (to_stop, opt.max_to_sink_stop))
     checks = opt.max_after is not None or opt.max_own is not None or opt.stop_at
     if checks and at is None:
         sys.exit('after_fault.py: FAIL: the failure is not in the saved trace')
