@@ -188,15 +188,15 @@ KVAR_STOP_V     := pages16k48
 # that run to the faulting CPU when its fault is in it (docs/decode.md),
 # and since QEMU patch 0017 (a unit sends what it holds when its CPU
 # waits, not at the next flush) the failing CPU's last bytes follow its
-# run instead of the idle units' held bytes: 10 runs of 10.  Not the
-# BUG() at 4 KiB (its sinks stop at DIE_BUG, 570 instructions after the
-# BRK since kernel patch 0044, 17,248 before): in 3 runs of 24 other
-# CPUs' trace came before the failing CPU's last bytes, in which the BRK
-# came before their first A-Sync (tests/e2e-hw/README.md).
+# run instead of the idle units' held bytes: 10 runs of 10.  The BUG()
+# at 4 KiB since kernel patch 0044 (its sinks stop at DIE_BUG 570
+# instructions after the BRK, 17,248 before) and QEMU patch 0018 (when a
+# unit sends, the others send what they hold first, as a funnel passes
+# each source in turn): 38 runs of 38 (tests/e2e-hw/README.md).
 KVAR_STOP_RUNS  := etf16k-sysrq etf16k-modirq etf16k-bug etf16k-oops etf16k-modoops \
-		   etf4k-oops
+		   etf4k-oops etf4k-bug
 # By hand only (make check-e2e-hw-pages16k48-RUN): the measurements above.
-KVAR_STOP_HAND  := etf16k-softlockup etf4k-bug
+KVAR_STOP_HAND  := etf16k-softlockup
 # A BUG(): the tracer stops at the registry's die notifier, which stops
 # the sinks there by FlushMan, before panic() (kernel patch 0043), at most
 # 2,000 of the failing CPU's instructions after the BRK (570 since 0044's
